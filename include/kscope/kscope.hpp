@@ -1,0 +1,11 @@
+#pragma once
+/// @file kscope.hpp
+/// Umbrella header: everything a kscope user needs.
+
+#include "kscope/annotation.hpp"
+#include "kscope/config.hpp"
+#include "kscope/errors.hpp"
+#include "kscope/options.hpp"
+#include "kscope/profile.hpp"
+#include "kscope/results.hpp"
+#include "kscope/value.hpp"

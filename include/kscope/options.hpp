@@ -1,0 +1,119 @@
+#pragma once
+/// @file options.hpp
+/// kscope::Options: every knob of a profiling session. Options::validate() checks them all and
+/// throws before any GPU work; kscope::profile calls it first.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kscope/config.hpp"
+
+namespace kscope {
+
+/// How much kscope prints. Level N prints everything at levels <= N.
+enum class Verbosity : int {
+  kSilent = 0,  ///< nothing at all
+  kInfo = 3,    ///< header, progress, journal/CSV paths, completion (default)
+  kDebug = 4,   ///< also per-config boxes, tool command lines, per-pass details
+};
+
+/// One value returned by a derived-metric function.
+struct DerivedValue {
+  std::string name;                 ///< metric name of the derived row (e.g. "GB/s")
+  double value = 0;                 ///< NaN is allowed
+  std::optional<std::string> unit;  ///< unit; nullopt leaves the Unit column empty
+};
+
+/// derive_metric(metric values in Options::metrics order, config) -> derived metrics.
+using DeriveFn =
+    std::function<std::vector<DerivedValue>(const std::vector<double>& metric_values,
+                                            const Config& config)>;
+/// Binary reducer over the kernels of one annotation in one run (e.g. sum).
+using CombineFn = std::function<double(double lhs, double rhs)>;
+/// Receives every line kscope prints (without a trailing newline unless part of the text).
+using LogSink = std::function<void(std::string_view text)>;
+
+/// The default metric: kernel duration in ns.
+inline constexpr const char* kTimeMetric = "gpu__time_duration.sum";
+
+/**
+ * Every option of kscope::profile. Defaults follow nsight-python. String-valued enums are
+ * validated by validate(), which names the bad value and the allowed ones.
+ *
+ * @code
+ *   kscope::Options opt;
+ *   opt.runs = 20;
+ *   opt.cache_control = "none";
+ *   opt.derive_metric = [](const std::vector<double>& m, const kscope::Config& c) {
+ *     double bytes = 3.0 * 4 * c.get<double>(0);
+ *     return std::vector<kscope::DerivedValue>{{"bandwidth", bytes / m[0], "GB/s"}};
+ *   };
+ * @endcode
+ */
+struct Options {
+  /// Measured repetitions per config (>= 1).
+  int runs = 1;
+  /// Unmeasured repetitions per config before the measured ones (>= 0). Kernels launched in
+  /// warm-up runs are discarded; use them for autotuning, caches and lazy initialisation.
+  int warmup_runs = 0;
+  /// Metric names (whitespace is stripped). The cupti tool times kernels
+  /// ("gpu__time_duration.sum", ns).
+  std::vector<std::string> metrics{kTimeMetric};
+  /// Collection tool: "cupti" (in-process, default), "ncu" or "sanitizer".
+  std::string tool = "cupti";
+  /// "all": flush the L2 cache before every run by writing a scratch buffer of twice the L2
+  /// size on the device (like ncu's default); "none": leave caches warm.
+  std::string cache_control = "all";
+  /// "none": leave GPU clocks alone (default); "base": lock to base clocks (ncu tool only).
+  std::string clock_control = "none";
+  /// "kernel": one result per kernel; "range": one result per annotated range.
+  std::string replay_mode = "kernel";
+  /// Kernel names (demangled base name, full demangled or mangled) dropped before attribution.
+  std::vector<std::string> ignore_kernel_list;
+  /// Reduces the N kernels of one annotation in one run to one value per metric. Without it an
+  /// annotation that launches more than one kernel is an error.
+  CombineFn combine_kernel_metrics;
+  /// Derived metrics computed per run from the measured values and the config.
+  DeriveFn derive_metric;
+  /// Annotation used as baseline: AvgValue becomes current / baseline. Empty: no normalisation.
+  std::string normalize_against;
+  /// How much is printed.
+  Verbosity verbosity = Verbosity::kInfo;
+  /// Prefix of every file written (journal, CSV, tool reports). Empty: a fresh directory
+  /// /tmp/kscope_XXXXXX/ is created.
+  std::string output_prefix;
+  /// Also write profiled_data-<name>-<id>.csv and processed_data-<name>-<id>.csv.
+  bool output_csv = false;
+
+  /// Thermal control: "auto" (adaptive), "manual" (fixed thresholds) or "off".
+  std::string thermal_mode = "auto";
+  /// Thermal headroom (degC below the slowdown limit) at or below which kscope pauses (10).
+  std::optional<int> thermal_wait;
+  /// Thermal headroom at which a pause ends (20); must be greater than thermal_wait.
+  std::optional<int> thermal_cont;
+  /// Longest pause in seconds (180).
+  std::optional<int> thermal_timeout;
+  /// CUDA ordinal of the GPU to watch; nullopt: the current device before every run.
+  std::optional<int> thermal_device;
+
+  /// Where printed text goes. Empty: standard output.
+  LogSink log;
+  /// Receives warnings (one call per warning, text without prefix). Empty: warnings are printed
+  /// through `log` as "[kscope] warning: ..." at INFO and above.
+  std::function<void(std::string_view)> on_warning;
+  /// Whether the output is a terminal (progress redrawn in place). nullopt: isatty(stdout) when
+  /// `log` is empty, false otherwise.
+  std::optional<bool> interactive;
+
+  /// Throws kscope::InvalidArgument (bad values) or kscope::NotSupportedError (valid values the
+  /// chosen tool cannot honour). Called by kscope::profile before any GPU work.
+  void validate() const;
+};
+
+/// The allowed values of each string option, in the order the error messages list them.
+[[nodiscard]] const std::vector<std::string>& allowed_values(std::string_view option);
+
+}  // namespace kscope

@@ -1,0 +1,38 @@
+#pragma once
+/// @file profile.hpp
+/// kscope::profile: run a benchmark callable over configs x runs and measure the kernels
+/// launched inside its annotations.
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "kscope/config.hpp"
+#include "kscope/options.hpp"
+#include "kscope/results.hpp"
+
+namespace kscope {
+
+/// The benchmark: called once per (config, run). Allocate and warm up outside annotations;
+/// launch the kernels to measure inside kscope::Annotation scopes.
+using Benchmark = std::function<void(const Config& config)>;
+
+/**
+ * Runs `fn` for every config `options.runs` times (after `options.warmup_runs` unmeasured
+ * runs), measures the kernels launched inside annotations with `options.tool`, and returns
+ * raw and processed results.
+ *
+ * Order of work: options and configs are validated, then the device is checked (no GPU ->
+ * kscope::NoDeviceError "no CUDA device: ..."), then the tool starts. Before every run the
+ * thermal guard may pause and, with cache_control "all", the L2 cache is flushed. Finished
+ * runs are appended to a journal under the output prefix as they complete.
+ *
+ * Exceptions thrown by `fn` propagate after the journal has been closed.
+ */
+[[nodiscard]] Results profile(std::string_view name, std::vector<Config> configs,
+                              const Benchmark& fn, const Options& options = {});
+
+/// kscope's version string ("0.1.0").
+[[nodiscard]] const char* version();
+
+}  // namespace kscope

@@ -1,0 +1,135 @@
+#pragma once
+/// @file results.hpp
+/// kscope::Results: what a profiling session measured. The raw table has one row per
+/// (annotation, metric, config, run); the processed table one row per (annotation, metric,
+/// config) with statistics, in the column order of nsight-python's processed DataFrame.
+/// docs/output-schema.md documents every column and the JSON file.
+
+#include <cstddef>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kscope/config.hpp"
+#include "kscope/options.hpp"
+
+namespace kscope {
+
+/// Version of the JSON result and journal format (docs/output-schema.md).
+inline constexpr const char* kSchemaVersion = "1.0";
+
+/// Where and with what the results were measured.
+struct Metadata {
+  std::string gpu;                 ///< device name, e.g. "NVIDIA H200"
+  int device = 0;                  ///< CUDA ordinal
+  std::string pci_bus_id;          ///< e.g. "0000:00:06.0"
+  int compute_capability = 0;      ///< major * 10 + minor
+  int sm_count = 0;                ///< multiprocessors
+  long long l2_cache_bytes = 0;    ///< L2 size
+  long long compute_clock = 0;     ///< peak SM clock, kHz (ComputeClock column)
+  long long memory_clock = 0;      ///< peak memory clock, kHz (MemoryClock column)
+  int driver_version = 0;          ///< CUDA driver API version, e.g. 13000
+  int runtime_version = 0;         ///< CUDA runtime version kscope was built with
+  std::string host;                ///< host name
+  std::string kscope_version;      ///< kscope version
+  std::string tool;                ///< tool that measured ("cupti", "ncu", ...)
+  std::string tool_version;        ///< its version
+  std::string started_at;          ///< session start, ISO 8601 UTC
+  double wall_seconds = 0;         ///< session wall time
+};
+
+/// One measured value: one (annotation, metric, config, run).
+struct RawRow {
+  std::string annotation;
+  double value = 0;                 ///< NaN for a failed run
+  std::string metric;
+  std::string kernel;               ///< kernel name; "a|b" when combined; "range" in range replay
+  std::optional<std::string> unit;  ///< nullopt: no unit (derived metric without one)
+  std::size_t config = 0;           ///< index into Results::configs()
+  std::size_t run = 0;              ///< run index within the config
+};
+
+/// Statistics of one (annotation, metric, config).
+struct ProcessedRow {
+  std::string annotation;
+  std::string metric;
+  std::size_t config = 0;          ///< index into Results::configs()
+  double avg = 0;                  ///< AvgValue (divided by the baseline when normalised)
+  double stddev = 0;               ///< StdDev, ddof 1 (NaN for one run)
+  double min = 0;                  ///< MinValue
+  double max = 0;                  ///< MaxValue
+  std::size_t num_runs = 0;        ///< NumRuns: runs with a value (not NaN)
+  std::string kernel;              ///< Kernel (first run's)
+  std::optional<std::string> unit; ///< Unit
+  double ci95_lower = 0;           ///< AvgValue - 1.96 StdDev / sqrt(NumRuns), before normalising
+  double ci95_upper = 0;           ///< AvgValue + 1.96 StdDev / sqrt(NumRuns), before normalising
+  double rel_stddev_pct = 0;       ///< 100 StdDev / |mean|; NaN when undefined
+  std::optional<bool> stable;      ///< RelativeStdDevPct < 2; nullopt when undefined
+  std::optional<std::string> normalized;      ///< baseline annotation; nullopt: not normalised
+  std::optional<double> normalization_value;  ///< the baseline's AvgValue
+  double geomean = 0;              ///< geometric mean of AvgValue over the annotation's configs
+};
+
+/**
+ * The outcome of kscope::profile (or of loading a saved result).
+ *
+ * @code
+ *   auto r = kscope::profile("vadd", cs, fn, opt);
+ *   r.print(std::cout);
+ *   r.write_json("vadd.json");
+ *   auto again = kscope::Results::load("vadd.json");
+ * @endcode
+ */
+class Results {
+ public:
+  /// Everything a Results holds; filled by the engine or by load().
+  struct Data {
+    std::string name;                     ///< session name
+    int id = 0;                           ///< per-name call counter within the process
+    Options options;                      ///< options of the session (callbacks may be empty)
+    std::vector<std::string> parameters;  ///< parameter names (config value order)
+    std::vector<Config> configs;          ///< configs, index = position
+    std::vector<RawRow> raw;              ///< raw table
+    std::vector<ProcessedRow> processed;  ///< processed table
+    Metadata metadata;                    ///< environment
+    std::string journal_path;             ///< journal written while measuring ("" if none)
+    bool complete = true;                 ///< false when loaded from an unfinished journal
+  };
+
+  Results() = default;
+  explicit Results(Data data) : d_(std::move(data)) {}
+
+  [[nodiscard]] const std::string& name() const { return d_.name; }
+  [[nodiscard]] int id() const { return d_.id; }
+  [[nodiscard]] const Options& options() const { return d_.options; }
+  [[nodiscard]] const std::vector<std::string>& parameters() const { return d_.parameters; }
+  [[nodiscard]] const std::vector<Config>& configs() const { return d_.configs; }
+  [[nodiscard]] const std::vector<RawRow>& raw() const { return d_.raw; }
+  [[nodiscard]] const std::vector<ProcessedRow>& processed() const { return d_.processed; }
+  [[nodiscard]] const Metadata& metadata() const { return d_.metadata; }
+  [[nodiscard]] const std::string& journal_path() const { return d_.journal_path; }
+  [[nodiscard]] bool complete() const { return d_.complete; }
+  [[nodiscard]] const Data& data() const { return d_; }
+
+  /// Processed rows of one metric (all annotations and configs), in table order.
+  [[nodiscard]] std::vector<ProcessedRow> rows(const std::string& metric) const;
+
+  /// Aligned human-readable processed table with a header naming GPU, host and tool.
+  void print(std::ostream& out) const;
+  /// Writes `<prefix>profiled_data-<name>-<id>.csv` (raw) and
+  /// `<prefix>processed_data-<name>-<id>.csv` (processed); returns the two paths.
+  std::vector<std::string> write_csv(const std::string& prefix) const;
+  /// Writes the self-describing JSON document (schema in docs/output-schema.md).
+  void write_json(const std::string& path) const;
+  /// The JSON document as text.
+  [[nodiscard]] std::string to_json() const;
+  /// Loads a JSON file written by write_json (from C++ or Python) or a journal (.jsonl) left by
+  /// a session, finished or not. Throws kscope::Error with the path and the reason.
+  [[nodiscard]] static Results load(const std::string& path);
+
+ private:
+  Data d_;
+};
+
+}  // namespace kscope

@@ -1,0 +1,101 @@
+// kscope::profile: validates, wires the session to the tool, the device and the journal, then
+// runs extraction and transformation. The only place that knows all layers.
+
+#include "kscope/profile.hpp"
+
+#include <chrono>
+
+#include "api/output_prefix.hpp"
+#include "collect/tool_registry.hpp"
+#include "core/extraction.hpp"
+#include "core/logger.hpp"
+#include "core/session.hpp"
+#include "core/transformation.hpp"
+#include "cuda/device.hpp"
+#include "cuda/gpu_run_environment.hpp"
+#include "kscope/errors.hpp"
+#include "report/journal.hpp"
+
+namespace kscope {
+namespace {
+
+std::string strip(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+void check_configs(std::string_view name, std::vector<Config>& configs) {
+  if (name.empty() || name.find('/') != std::string_view::npos) {
+    throw InvalidArgument("Invalid session name '" + std::string(name) +
+                          "': it is used in file names, so it must be non-empty and contain no '/'.");
+  }
+  if (configs.empty()) throw ConfigError("configs cannot be empty");
+  bool same = true;
+  for (const auto& c : configs) same = same && c.size() == configs.front().size();
+  if (!same) {
+    std::string lengths;
+    for (const auto& c : configs) lengths += (lengths.empty() ? "" : ", ") + std::to_string(c.size());
+    throw ConfigError("All configs must have the same number of arguments. Found lengths: [" +
+                      lengths + "]");
+  }
+  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].set_index(i);
+}
+
+}  // namespace
+
+Results profile(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
+                const Options& options) {
+  Options opt = options;
+  for (auto& m : opt.metrics) m = strip(m);
+  opt.validate();
+  check_configs(name, configs);
+  if (!fn) throw InvalidArgument("the benchmark callable is empty");
+  const ToolEntry& tool = find_tool(opt.tool);
+  if (tool.check_options) tool.check_options(opt);
+
+  const int device = cuda::require_device();
+  Results::Data d;
+  d.name = std::string(name);
+  d.id = next_session_id(d.name);
+  d.options = opt;
+  d.parameters = configs.front().names();
+  d.configs = configs;
+  d.metadata = cuda::device_metadata(device);
+  d.metadata.tool = tool.name;
+
+  const Logger log(opt);
+  auto collector = tool.make(opt);
+  d.metadata.tool_version = collector->version();
+  const std::string prefix = resolve_output_prefix(opt.output_prefix);
+  d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
+  report::JournalWriter journal(d.journal_path, d);
+
+  log.box("Profiling " + d.name, std::to_string(configs.size()) + " configurations, " +
+                                     std::to_string(opt.runs) + " runs each");
+  log.info("Journal: " + d.journal_path);
+  cuda::GpuRunEnvironment environment(device, opt);
+  Session session(*collector, environment, &journal, log);
+  SessionInfo info{d.name, d.id, configs.size(), &opt, device, prefix};
+  const auto t0 = std::chrono::steady_clock::now();
+  Session::Output out = session.run(info, configs, fn);
+  d.metadata.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  log.info("Profiling completed successfully !");
+
+  log.info("Processing profiled data");
+  const auto extracted =
+      extract(out.records, out.runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics});
+  d.raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, configs);
+  d.processed = aggregate(d.raw, opt.normalize_against);
+  Results results(std::move(d));
+  if (opt.output_csv) {
+    const auto paths = results.write_csv(prefix);
+    log.info("Refer to " + paths[0] + " for the raw profiling data");
+    log.info("Refer to " + paths[1] + " for the processed profiling data");
+  }
+  return results;
+}
+
+}  // namespace kscope

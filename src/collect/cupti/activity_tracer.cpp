@@ -1,0 +1,126 @@
+#include "collect/cupti/activity_tracer.hpp"
+
+#include <cupti.h>
+
+#include <cstdlib>
+
+#include "collect/cupti/cupti_check.hpp"
+
+namespace kscope::cupti {
+namespace {
+constexpr std::size_t kBufferBytes = 8u << 20;  // CUPTI recommends 1-10 MB
+constexpr std::size_t kAlignment = 8;
+}  // namespace
+
+ActivityTracer& ActivityTracer::instance() {
+  static ActivityTracer tracer;
+  return tracer;
+}
+
+std::uint8_t* ActivityTracer::take_buffer() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!free_buffers_.empty()) {
+    std::uint8_t* b = free_buffers_.back();
+    free_buffers_.pop_back();
+    return b;
+  }
+  return static_cast<std::uint8_t*>(std::aligned_alloc(kAlignment, kBufferBytes));
+}
+
+void ActivityTracer::give_back(std::uint8_t* buffer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  free_buffers_.push_back(buffer);
+}
+
+void CUPTIAPI ActivityTracer::on_request(std::uint8_t** buffer, std::size_t* size,
+                                         std::size_t* max_records) {
+  *buffer = instance().take_buffer();
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;  // as many as fit
+}
+
+void CUPTIAPI ActivityTracer::on_complete(void* context, std::uint32_t stream,
+                                          std::uint8_t* buffer, std::size_t /*size*/,
+                                          std::size_t valid) {
+  auto& self = instance();
+  if (buffer) {
+    self.decode(buffer, valid);
+    self.give_back(buffer);
+  }
+  std::size_t dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(static_cast<CUcontext>(context), stream, &dropped) ==
+          CUPTI_SUCCESS &&
+      dropped > 0) {
+    std::lock_guard<std::mutex> lock(self.mu_);
+    self.dropped_ += dropped;
+  }
+}
+
+void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
+  std::vector<KernelActivity> batch;
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+        record->kind != CUPTI_ACTIVITY_KIND_KERNEL) {
+      continue;
+    }
+    // Records are packed: copy the fields out rather than binding references.
+    const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    KernelActivity a;
+    a.correlation_id = k->correlationId;
+    a.name = k->name ? k->name : "";
+    a.start = k->start;
+    a.end = k->end;
+    a.device = static_cast<int>(k->deviceId);
+    batch.push_back(std::move(a));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& a : batch) pending_.push_back(std::move(a));
+}
+
+void ActivityTracer::enable() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pending_.clear();
+    dropped_ = 0;
+  }
+  if (!registered_) {
+    KSCOPE_CUPTI_CHECK(cuptiActivityRegisterCallbacks(
+        reinterpret_cast<CUpti_BuffersCallbackRequestFunc>(&ActivityTracer::on_request),
+        reinterpret_cast<CUpti_BuffersCallbackCompleteFunc>(&ActivityTracer::on_complete)));
+    registered_ = true;
+  }
+  KSCOPE_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  enabled_ = true;
+}
+
+void ActivityTracer::disable() noexcept {
+  if (!enabled_) return;
+  (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  enabled_ = false;
+  std::lock_guard<std::mutex> lock(mu_);
+  pending_.clear();
+}
+
+std::vector<KernelActivity> ActivityTracer::flush() {
+  KSCOPE_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  std::size_t dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS) {
+    std::lock_guard<std::mutex> lock(mu_);
+    dropped_ += dropped;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (dropped_ > 0) {
+    const std::size_t n = dropped_;
+    dropped_ = 0;
+    throw ToolError("The cupti tool dropped " + std::to_string(n) +
+                    " activity records because CUPTI was not given buffer space to write them "
+                    "into, so the profile is incomplete.");
+  }
+  std::vector<KernelActivity> out;
+  out.swap(pending_);
+  return out;
+}
+
+}  // namespace kscope::cupti

@@ -1,0 +1,43 @@
+#pragma once
+// The CUPTI Activity API side of the cupti tool: kernel records (GPU start/end) through
+// CUPTI's buffer callbacks. One per process, because CUPTI's buffer callbacks are global.
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "collect/cupti/launch_joiner.hpp"
+
+namespace kscope::cupti {
+
+class ActivityTracer {
+ public:
+  static ActivityTracer& instance();
+
+  /// Registers the buffer callbacks (once) and enables CONCURRENT_KERNEL records.
+  void enable();
+  /// Disables kernel records (after a final flush). Does not throw.
+  void disable() noexcept;
+  /// Forces CUPTI to hand over every buffer (the device must be synchronised first) and returns
+  /// the kernels decoded since the last call. Throws ToolError when records were dropped.
+  [[nodiscard]] std::vector<KernelActivity> flush();
+
+ private:
+  ActivityTracer() = default;
+  static void on_request(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
+  static void on_complete(void* context, std::uint32_t stream, std::uint8_t* buffer,
+                          std::size_t size, std::size_t valid);
+  void decode(std::uint8_t* buffer, std::size_t valid);
+  std::uint8_t* take_buffer();
+  void give_back(std::uint8_t* buffer);
+
+  std::mutex mu_;
+  bool registered_ = false;
+  bool enabled_ = false;
+  std::vector<KernelActivity> pending_;
+  std::vector<std::uint8_t*> free_buffers_;
+  std::size_t dropped_ = 0;
+};
+
+}  // namespace kscope::cupti

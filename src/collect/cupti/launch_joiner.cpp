@@ -1,0 +1,73 @@
+#include "collect/cupti/launch_joiner.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/kernel_name.hpp"
+#include "kscope/errors.hpp"
+#include "kscope/options.hpp"
+
+namespace kscope::cupti {
+
+void LaunchJoiner::add_launch(std::uint32_t correlation_id, LaunchInfo info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  launches_[correlation_id] = std::move(info);
+}
+
+std::vector<KernelRecord> LaunchJoiner::join(const std::vector<KernelActivity>& kernels) {
+  struct Joined {
+    std::uint64_t launch_sequence;
+    std::uint64_t start;
+    KernelRecord record;
+  };
+  std::vector<Joined> joined;
+  std::unordered_set<std::uint32_t> matched;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& k : kernels) {
+      auto it = launches_.find(k.correlation_id);
+      if (it == launches_.end()) continue;
+      if (k.end < k.start) {
+        throw ToolError("CUPTI reported kernel '" + demangle(k.name) +
+                        "' ending before it started (start " + std::to_string(k.start) +
+                        " ns, end " + std::to_string(k.end) + " ns)");
+      }
+      matched.insert(k.correlation_id);
+      KernelRecord r;
+      r.annotation = it->second.annotation;
+      r.kernel = kernel_base_name(k.name);
+      r.mangled = k.name;
+      r.run = it->second.run;
+      r.device = k.device;
+      r.metrics.push_back({kTimeMetric, static_cast<double>(k.end - k.start), std::string("ns")});
+      joined.push_back({it->second.sequence, k.start, std::move(r)});
+    }
+    for (auto id : matched) launches_.erase(id);
+  }
+  // Kernels of one graph launch share its correlation id: order them by GPU start time.
+  std::stable_sort(joined.begin(), joined.end(), [](const Joined& a, const Joined& b) {
+    if (a.launch_sequence != b.launch_sequence) return a.launch_sequence < b.launch_sequence;
+    return a.start < b.start;
+  });
+  std::vector<KernelRecord> out;
+  out.reserve(joined.size());
+  std::uint64_t rank = 0;
+  for (std::size_t i = 0; i < joined.size(); ++i) {
+    rank = (i > 0 && joined[i].launch_sequence == joined[i - 1].launch_sequence) ? rank + 1 : 0;
+    joined[i].record.sequence = (joined[i].launch_sequence << 16) + rank;
+    out.push_back(std::move(joined[i].record));
+  }
+  return out;
+}
+
+void LaunchJoiner::clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  launches_.clear();
+}
+
+std::size_t LaunchJoiner::pending_launches() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return launches_.size();
+}
+
+}  // namespace kscope::cupti

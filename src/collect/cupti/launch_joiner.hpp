@@ -1,0 +1,49 @@
+#pragma once
+// Joins what the launch callbacks saw (correlation id -> annotation and run at launch time) with
+// the kernel activity records (correlation id -> name and GPU start/end). Pure and thread-safe:
+// the CUPTI wrappers feed it, and unit tests feed it synthetic records through the same path.
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/kernel_record.hpp"
+
+namespace kscope::cupti {
+
+/// The launch of one kernel (or graph) inside an annotation.
+struct LaunchInfo {
+  std::string annotation;
+  RunId run;
+  std::uint64_t sequence = 0;
+};
+
+/// One kernel activity record, reduced to what kscope uses.
+struct KernelActivity {
+  std::uint32_t correlation_id = 0;
+  std::string name;        ///< mangled, as CUPTI reports it
+  std::uint64_t start = 0; ///< ns
+  std::uint64_t end = 0;   ///< ns
+  int device = 0;
+};
+
+class LaunchJoiner {
+ public:
+  /// Called from launch callbacks (any thread).
+  void add_launch(std::uint32_t correlation_id, LaunchInfo info);
+  /// Called with each batch of activity records (after a flush). Returns the records of kernels
+  /// launched inside annotations; kernels whose launch was not recorded are dropped (launched
+  /// outside any annotation or session). A kernel with end < start is an error.
+  [[nodiscard]] std::vector<KernelRecord> join(const std::vector<KernelActivity>& kernels);
+  /// Forgets everything (session start).
+  void clear();
+  [[nodiscard]] std::size_t pending_launches() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<std::uint32_t, LaunchInfo> launches_;
+};
+
+}  // namespace kscope::cupti

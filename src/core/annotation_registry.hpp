@@ -1,0 +1,79 @@
+#pragma once
+// Process-wide annotation state. Annotations are process-wide (not per thread) because a kernel
+// belongs to the annotation open at its launch, whichever thread launches it; so two annotations
+// open at once, from any threads, count as nesting. Collectors read current() from their launch
+// callbacks; the session starts and finishes runs.
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/kernel_record.hpp"
+
+namespace kscope {
+
+class AnnotationRegistry {
+ public:
+  /// The one registry of the process.
+  static AnnotationRegistry& instance();
+
+  /// What a launch callback needs to attribute a kernel.
+  struct Snapshot {
+    int annotation = -1;    ///< interned id of the open annotation, -1 when none is open
+    bool in_run = false;    ///< a session run is executing
+    RunId run;              ///< valid when in_run
+    std::uint64_t sequence = 0;  ///< increasing number for ordering launches
+  };
+
+  /// Opens `name`; throws AnnotationError on nesting or on a name reused in the current run.
+  /// Returns the NVTX payload for the range (see nvtx_payload()).
+  std::uint64_t begin(std::string_view name);
+  /// Closes the open annotation; `failed` marks this run of it as failed. No-op when none open.
+  void end(bool failed);
+  /// Name of the open annotation or "".
+  [[nodiscard]] std::string current_name() const;
+
+  /// Hot path for collectors: the open annotation and current run.
+  [[nodiscard]] Snapshot snapshot();
+  /// Name of an interned annotation id.
+  [[nodiscard]] std::string name_of(int id) const;
+
+  /// The session starts a run: names used so far are forgotten.
+  void start_run(const RunId& run);
+  /// The session finished a run: returns what happened in it. An annotation still open is
+  /// closed (and reported as failed).
+  RunLog finish_run();
+
+  /// Observers of annotation boundaries (the range profiler pushes/pops its user ranges here).
+  /// Called under no lock, on the thread that opens/closes the annotation.
+  using Listener = std::function<void(bool entering, const std::string& name)>;
+  void set_listener(Listener listener);
+
+  /// NVTX payload of a range opened in `run`: bit 63 set, config in bits 32..62, run in 0..31.
+  /// 0 outside a session. The ncu tool reads it back from the report to map ranges to runs.
+  [[nodiscard]] static std::uint64_t nvtx_payload(const RunId& run, bool in_run);
+  /// Inverse of nvtx_payload; false when the payload carries no run.
+  static bool decode_payload(std::uint64_t payload, RunId* run);
+
+ private:
+  AnnotationRegistry() = default;
+  int intern(std::string_view name);  // requires mu_
+
+  mutable std::mutex mu_;
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, int> ids_;
+  int open_ = -1;
+  bool in_run_ = false;
+  RunId run_;
+  std::uint64_t sequence_ = 0;
+  std::unordered_set<int> used_;
+  RunLog log_;
+  Listener listener_;
+};
+
+}  // namespace kscope

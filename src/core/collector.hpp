@@ -1,0 +1,54 @@
+#pragma once
+// The interface every collection tool implements. The Session drives it; it never knows which
+// tool it talks to. In-process tools (cupti) measure here; re-executing tools (ncu, sanitizer)
+// run a passive collector in the child and parse the external tool's report in the parent.
+
+#include <string>
+#include <vector>
+
+#include "core/kernel_record.hpp"
+#include "kscope/options.hpp"
+
+namespace kscope {
+
+/// What a collector learns when the session starts.
+struct SessionInfo {
+  std::string name;           ///< session name
+  int id = 0;                 ///< per-name call counter
+  std::size_t num_configs = 0;
+  const Options* options = nullptr;
+  int device = 0;             ///< CUDA ordinal being profiled
+  std::string output_prefix;  ///< where files go
+};
+
+class Collector {
+ public:
+  virtual ~Collector() = default;
+  /// Tool name as in Options::tool.
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// Version of the underlying tool (e.g. CUPTI API version).
+  [[nodiscard]] virtual std::string version() const { return {}; }
+  /// Before the first run: enable tracing, check the tool is usable.
+  virtual void begin(const SessionInfo& info) = 0;
+  /// How many times the benchmark is executed per run (user replay re-executes a run once per
+  /// counter pass). 1 for plain timing.
+  [[nodiscard]] virtual int passes_per_run() const { return 1; }
+  /// Right before the benchmark callable is executed (after thermal guard and cache flush).
+  virtual void before_run(const RunId& run, int pass) {
+    (void)run;
+    (void)pass;
+  }
+  /// After the callable returned and the device is synchronised.
+  virtual void after_run(const RunId& run, int pass) {
+    (void)run;
+    (void)pass;
+  }
+  /// Records of every run completed so far that were not handed over yet.
+  [[nodiscard]] virtual std::vector<KernelRecord> flush() { return {}; }
+  /// After the last run: stop tracing and hand over the remaining records.
+  [[nodiscard]] virtual std::vector<KernelRecord> end() = 0;
+  /// The session failed: stop tracing, leave the process usable. Must not throw.
+  virtual void abort() noexcept {}
+};
+
+}  // namespace kscope

@@ -1,0 +1,49 @@
+#include "core/kernel_name.hpp"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace kscope {
+
+std::string demangle(std::string_view mangled) {
+  if (mangled.size() < 2 || mangled[0] != '_' || mangled[1] != 'Z') return std::string(mangled);
+  int status = 0;
+  std::string in(mangled);
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(in.c_str(), nullptr, nullptr, &status),
+                                             std::free);
+  return status == 0 && out ? std::string(out.get()) : in;
+}
+
+std::string kernel_base_name(std::string_view name) {
+  std::string s = demangle(name);
+  // Cut the parameter list: the last top-level "(...)" group that ends the name.
+  if (!s.empty() && s.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = s.size(); i-- > 0;) {
+      if (s[i] == ')') ++depth;
+      if (s[i] == '(' && --depth == 0) {
+        s.erase(i);
+        break;
+      }
+    }
+  }
+  // Cut a return type: the last space outside template brackets.
+  int angle = 0;
+  std::size_t cut = std::string::npos;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<') ++angle;
+    if (s[i] == '>') --angle;
+    if (s[i] == ' ' && angle == 0) cut = i;
+  }
+  if (cut != std::string::npos) s.erase(0, cut + 1);
+  return s;
+}
+
+bool kernel_name_matches(std::string_view kernel, std::string_view pattern) {
+  if (kernel == pattern) return true;
+  return kernel_base_name(kernel) == pattern || demangle(kernel) == pattern;
+}
+
+}  // namespace kscope

@@ -1,0 +1,20 @@
+#pragma once
+// Kernel names: tools report mangled (CUPTI) or demangled-with-signature (ncu) names; users
+// write base names ("vadd") in ignore lists. These helpers make the three comparable.
+
+#include <string>
+#include <string_view>
+
+namespace kscope {
+
+/// Demangles an Itanium C++ name; returns the input unchanged when it is not mangled.
+[[nodiscard]] std::string demangle(std::string_view mangled);
+
+/// The function name without return type and parameter list:
+/// "void ns::vadd<float>(float const*, int)" -> "ns::vadd<float>", "_Z4vaddPfi" -> "vadd".
+[[nodiscard]] std::string kernel_base_name(std::string_view name);
+
+/// Whether `pattern` names `kernel`: equal to its base name, its demangled name or its raw form.
+[[nodiscard]] bool kernel_name_matches(std::string_view kernel, std::string_view pattern);
+
+}  // namespace kscope

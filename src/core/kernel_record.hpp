@@ -1,0 +1,54 @@
+#pragma once
+// Plain data that flows from the collectors into extraction: one record per measured kernel
+// (or per range in range replay), already attributed to an annotation and a run.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kscope {
+
+/// Identifies one execution of the benchmark callable.
+struct RunId {
+  std::size_t config = 0;
+  std::size_t run = 0;
+  bool warmup = false;  ///< warm-up runs are executed but never measured
+
+  friend bool operator==(const RunId& a, const RunId& b) {
+    return a.config == b.config && a.run == b.run && a.warmup == b.warmup;
+  }
+  friend bool operator<(const RunId& a, const RunId& b) {
+    if (a.config != b.config) return a.config < b.config;
+    if (a.warmup != b.warmup) return a.warmup;  // warm-up runs come first
+    return a.run < b.run;
+  }
+};
+
+/// One metric value of one kernel.
+struct Measurement {
+  std::string metric;
+  double value = 0;
+  std::optional<std::string> unit;
+};
+
+/// What a tool measured for one kernel launched inside an annotation.
+struct KernelRecord {
+  std::string annotation;
+  std::string kernel;          ///< demangled base name ("vadd"), or "range" in range replay
+  std::string mangled;         ///< as the tool reported it (may equal `kernel`)
+  RunId run;
+  int device = 0;
+  std::uint64_t sequence = 0;  ///< launch order within the session
+  std::vector<Measurement> metrics;
+};
+
+/// What the session observed of one run, independent of the tool.
+struct RunLog {
+  RunId run;
+  std::vector<std::string> entered;  ///< annotations entered, in order
+  std::vector<std::string> failed;   ///< annotations whose run failed (values become NaN)
+};
+
+}  // namespace kscope

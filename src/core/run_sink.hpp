@@ -1,0 +1,21 @@
+#pragma once
+// Receives finished runs while a session is still going (the journal implements it), so that
+// a crash or Ctrl-C keeps what was measured.
+
+#include <string>
+#include <vector>
+
+#include "core/kernel_record.hpp"
+
+namespace kscope {
+
+class RunSink {
+ public:
+  virtual ~RunSink() = default;
+  /// Appends finished runs and their records; must be durable when it returns.
+  virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
+  /// The session ended; `error` is empty on success.
+  virtual void close(const std::string& error) = 0;
+};
+
+}  // namespace kscope

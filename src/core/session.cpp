@@ -1,0 +1,105 @@
+#include "core/session.hpp"
+
+#include <chrono>
+#include <exception>
+
+#include "core/annotation_registry.hpp"
+#include "core/progress.hpp"
+
+namespace kscope {
+namespace {
+// Finished runs reach the journal at least this often (and after every config).
+constexpr auto kJournalInterval = std::chrono::seconds(1);
+}  // namespace
+
+Session::Session(Collector& collector, RunEnvironment& environment, RunSink* sink,
+                 const Logger& log)
+    : collector_(collector), env_(environment), sink_(sink), log_(log) {}
+
+RunLog Session::execute(const RunId& run, const Config& config, const Benchmark& fn) {
+  auto& registry = AnnotationRegistry::instance();
+  const int passes = run.warmup ? 1 : collector_.passes_per_run();
+  RunLog first;
+  for (int pass = 0; pass < passes; ++pass) {
+    env_.before_run(run);
+    registry.start_run(run);
+    collector_.before_run(run, pass);
+    try {
+      fn(config);
+    } catch (...) {
+      (void)registry.finish_run();
+      throw;
+    }
+    env_.synchronize();
+    collector_.after_run(run, pass);
+    RunLog log = registry.finish_run();
+    env_.after_run(run);
+    if (pass == 0) first = std::move(log);
+  }
+  return first;
+}
+
+void Session::flush_to_sink(Output& out, bool final_records) {
+  std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
+  if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
+  for (auto& log : pending_runs_) out.runs.push_back(std::move(log));
+  pending_runs_.clear();
+  for (auto& r : records) out.records.push_back(std::move(r));
+}
+
+Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,
+                             const Benchmark& fn) {
+  const Options& opt = *info.options;
+  Output out;
+  pending_runs_.clear();
+  collector_.begin(info);
+  Progress progress(log_, configs.size(),
+                    static_cast<std::size_t>(opt.runs + opt.warmup_runs));
+  auto last_flush = std::chrono::steady_clock::now();
+  try {
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      const Config& config = configs[c];
+      if (log_.debug_enabled()) {
+        log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs.size()),
+                 config.label());
+      }
+      progress.start_config(c, config.label());
+      for (int w = 0; w < opt.warmup_runs; ++w) {
+        (void)execute(RunId{c, static_cast<std::size_t>(w), true}, config, fn);
+        progress.run_done();
+      }
+      for (int r = 0; r < opt.runs; ++r) {
+        pending_runs_.push_back(execute(RunId{c, static_cast<std::size_t>(r), false}, config, fn));
+        progress.run_done();
+        if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
+          flush_to_sink(out, false);
+          last_flush = std::chrono::steady_clock::now();
+        }
+      }
+      flush_to_sink(out, false);
+      last_flush = std::chrono::steady_clock::now();
+    }
+    progress.finish();
+    flush_to_sink(out, true);
+    if (sink_) sink_->close("");
+  } catch (const std::exception& e) {
+    if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
+    // Keep whatever was measured: the device may still be usable, so try to hand over the
+    // completed records before stopping the tool.
+    try {
+      env_.synchronize();
+      flush_to_sink(out, false);
+    } catch (...) {
+    }
+    collector_.abort();
+    if (sink_) sink_->close(e.what());
+    throw;
+  } catch (...) {
+    collector_.abort();
+    if (sink_) sink_->close("unknown exception");
+    throw;
+  }
+  return out;
+}
+
+}  // namespace kscope

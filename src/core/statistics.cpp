@@ -1,0 +1,69 @@
+#include "core/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace kscope::stats {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> without_nan(const std::vector<double>& values) {
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (double v : values) {
+    if (!std::isnan(v)) out.push_back(v);
+  }
+  return out;
+}
+}  // namespace
+
+Summary summarize(const std::vector<double>& values) {
+  const std::vector<double> v = without_nan(values);
+  Summary s;
+  s.count = v.size();
+  if (v.empty()) {
+    s.mean = s.stddev = s.min = s.max = s.ci95_lower = s.ci95_upper = s.rel_stddev_pct = kNaN;
+    return s;
+  }
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.mean = sum / static_cast<double>(v.size());
+  s.min = *std::min_element(v.begin(), v.end());
+  s.max = *std::max_element(v.begin(), v.end());
+  if (v.size() >= 2) {
+    double ss = 0;
+    for (double x : v) ss += (x - s.mean) * (x - s.mean);
+    s.stddev = std::sqrt(ss / static_cast<double>(v.size() - 1));
+  } else {
+    s.stddev = kNaN;
+  }
+  const double half = 1.96 * s.stddev / std::sqrt(static_cast<double>(v.size()));
+  s.ci95_lower = s.mean - half;
+  s.ci95_upper = s.mean + half;
+  if (s.mean == 0 || std::isnan(s.stddev) || std::isnan(s.mean)) {
+    s.rel_stddev_pct = kNaN;
+  } else {
+    s.rel_stddev_pct = 100.0 * s.stddev / std::fabs(s.mean);
+  }
+  if (!std::isnan(s.rel_stddev_pct)) s.stable = s.rel_stddev_pct < kStableRelStdDevPct;
+  return s;
+}
+
+double geomean(const std::vector<double>& values) {
+  const std::vector<double> v = without_nan(values);
+  if (v.empty()) return kNaN;
+  double sum = 0;
+  for (double x : v) sum += std::log(x);  // log(0) = -inf, log(<0) = NaN, as numpy
+  return std::exp(sum / static_cast<double>(v.size()));
+}
+
+double median(std::vector<double> values) {
+  values = without_nan(values);
+  if (values.empty()) return kNaN;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+}  // namespace kscope::stats

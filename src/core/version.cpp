@@ -1,0 +1,7 @@
+#include "kscope/profile.hpp"
+
+namespace kscope {
+
+const char* version() { return KSCOPE_VERSION; }
+
+}  // namespace kscope

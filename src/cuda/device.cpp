@@ -1,0 +1,94 @@
+#include "cuda/device.hpp"
+
+#include <unistd.h>
+
+#include <ctime>
+
+#include "cuda/cuda_check.hpp"
+#include "kscope/profile.hpp"
+
+namespace kscope::cuda {
+
+void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
+  throw Error(std::string("[kscope] CUDA call ") + call + " failed with " + cudaGetErrorName(code) +
+              " (" + std::to_string(static_cast<int>(code)) + "): " + cudaGetErrorString(code) +
+              " at " + file + ":" + std::to_string(line));
+}
+
+bool device_available(std::string* reason) {
+  int count = 0;
+  const cudaError_t st = cudaGetDeviceCount(&count);
+  if (st == cudaSuccess && count > 0) return true;
+  if (reason) {
+    if (st == cudaErrorInsufficientDriver) {
+      *reason = "cudaGetDeviceCount returned cudaErrorInsufficientDriver (35): no NVIDIA driver "
+                "is loaded, or it is older than this CUDA runtime (" +
+                std::to_string(CUDART_VERSION / 1000) + "." +
+                std::to_string(CUDART_VERSION % 1000 / 10) +
+                "). Install or update the NVIDIA driver, or run on a machine with a GPU.";
+    } else if (st == cudaErrorNoDevice || (st == cudaSuccess && count == 0)) {
+      *reason = "the NVIDIA driver reports no GPU (cudaErrorNoDevice). Check nvidia-smi and "
+                "CUDA_VISIBLE_DEVICES.";
+    } else {
+      *reason = std::string("cudaGetDeviceCount failed with ") + cudaGetErrorName(st) + " (" +
+                std::to_string(static_cast<int>(st)) + "): " + cudaGetErrorString(st);
+    }
+  }
+  return false;
+}
+
+int require_device() {
+  std::string reason;
+  if (!device_available(&reason)) throw NoDeviceError("no CUDA device: " + reason);
+  int device = 0;
+  KSCOPE_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+long long l2_cache_bytes(int device) {
+  int bytes = 0;
+  KSCOPE_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
+  return bytes;
+}
+
+std::string utc_now_iso() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string host_name() {
+  char buf[256] = {0};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+Metadata device_metadata(int device) {
+  Metadata m;
+  m.device = device;
+  cudaDeviceProp prop{};
+  KSCOPE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  m.gpu = prop.name;
+  char bus[32] = {0};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) == cudaSuccess) m.pci_bus_id = bus;
+  m.compute_capability = prop.major * 10 + prop.minor;
+  m.sm_count = prop.multiProcessorCount;
+  m.l2_cache_bytes = prop.l2CacheSize;
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess) m.compute_clock = khz;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess) {
+    m.memory_clock = khz;
+  }
+  (void)cudaGetLastError();
+  KSCOPE_CUDA_CHECK(cudaDriverGetVersion(&m.driver_version));
+  m.runtime_version = CUDART_VERSION;
+  m.host = host_name();
+  m.kscope_version = kscope::version();
+  m.started_at = utc_now_iso();
+  return m;
+}
+
+}  // namespace kscope::cuda

@@ -1,0 +1,32 @@
+#pragma once
+// The CUDA device being profiled: the "is there a GPU" check every entry point starts with, and
+// the environment metadata recorded with results.
+
+#include <optional>
+#include <string>
+
+#include "kscope/results.hpp"
+
+namespace kscope::cuda {
+
+/// Returns the current CUDA device ordinal, or throws kscope::NoDeviceError
+/// ("no CUDA device: ...") when there is no driver, no GPU or a driver too old for this runtime.
+int require_device();
+
+/// Whether a usable CUDA device is present, and if not why (for tests and tools that skip).
+[[nodiscard]] bool device_available(std::string* reason = nullptr);
+
+/// GPU name, PCI bus id, clocks, L2 size, driver/runtime versions of `device`, plus host name,
+/// kscope version and the current time.
+[[nodiscard]] Metadata device_metadata(int device);
+
+/// L2 cache size in bytes of `device`.
+[[nodiscard]] long long l2_cache_bytes(int device);
+
+/// Current UTC time, ISO 8601 ("2026-11-30T08:41:50Z").
+[[nodiscard]] std::string utc_now_iso();
+
+/// This machine's host name.
+[[nodiscard]] std::string host_name();
+
+}  // namespace kscope::cuda

@@ -1,0 +1,32 @@
+#pragma once
+// The real RunEnvironment: cache flush before each run and device synchronisation after it.
+// Extra work before/after each run (thermal guard, telemetry) is added with add_hooks.
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/run_environment.hpp"
+#include "cuda/cache_flusher.hpp"
+#include "kscope/options.hpp"
+
+namespace kscope::cuda {
+
+class GpuRunEnvironment : public RunEnvironment {
+ public:
+  GpuRunEnvironment(int device, const Options& options);
+
+  /// Hooks called before the cache flush / after synchronisation of every run.
+  void add_hooks(std::function<void(const RunId&)> before, std::function<void(const RunId&)> after);
+
+  void before_run(const RunId& run) override;
+  void synchronize() override;
+  void after_run(const RunId& run) override;
+
+ private:
+  std::unique_ptr<CacheFlusher> flusher_;
+  std::vector<std::function<void(const RunId&)>> before_;
+  std::vector<std::function<void(const RunId&)>> after_;
+};
+
+}  // namespace kscope::cuda

@@ -1,0 +1,94 @@
+#include "report/csv_writer.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "core/number_format.hpp"
+
+namespace kscope::report {
+namespace {
+
+std::string num(double x) { return std::isnan(x) ? std::string() : format_shortest(x); }
+
+void write_row(std::ostream& out, const std::vector<std::string>& fields) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) out << ',';
+    out << csv_field(fields[i]);
+  }
+  out << '\n';
+}
+
+std::string param_text(const Value& v) {
+  if (v.is_bool()) return v.get<bool>() ? "True" : "False";
+  return v.to_string();
+}
+
+std::vector<std::string> params_of(const Results& r, std::size_t config) {
+  std::vector<std::string> out;
+  const auto& c = r.configs().at(config);
+  for (std::size_t i = 0; i < r.parameters().size(); ++i) {
+    out.push_back(i < c.size() ? param_text(c[i]) : std::string());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void write_raw_csv(const Results& results, std::ostream& out) {
+  const auto& m = results.metadata();
+  std::vector<std::string> header = {"Annotation", "Value", "Metric", "Kernel", "GPU",
+                                     "Host", "ComputeClock", "MemoryClock", "Unit"};
+  for (const auto& p : results.parameters()) header.push_back(p);
+  write_row(out, header);
+  for (const auto& r : results.raw()) {
+    std::vector<std::string> f = {r.annotation, num(r.value), r.metric, r.kernel, m.gpu, m.host,
+                                  std::to_string(m.compute_clock), std::to_string(m.memory_clock),
+                                  r.unit.value_or("")};
+    for (auto& p : params_of(results, r.config)) f.push_back(std::move(p));
+    write_row(out, f);
+  }
+}
+
+void write_processed_csv(const Results& results, std::ostream& out) {
+  const auto& m = results.metadata();
+  bool normalized = false;
+  for (const auto& p : results.processed()) normalized = normalized || p.normalized.has_value();
+  std::vector<std::string> header = {"Annotation", "Metric"};
+  for (const auto& p : results.parameters()) header.push_back(p);
+  for (const char* c : {"AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU",
+                        "Host", "ComputeClock", "MemoryClock", "Unit", "CI95_Lower", "CI95_Upper",
+                        "RelativeStdDevPct", "StableMeasurement", "Normalized"}) {
+    header.emplace_back(c);
+  }
+  if (normalized) header.emplace_back("NormalizationValue");
+  header.emplace_back("Geomean");
+  write_row(out, header);
+  for (const auto& p : results.processed()) {
+    std::vector<std::string> f = {p.annotation, p.metric};
+    for (auto& v : params_of(results, p.config)) f.push_back(std::move(v));
+    for (auto& v : std::vector<std::string>{
+             num(p.avg), num(p.stddev), num(p.min), num(p.max), std::to_string(p.num_runs),
+             p.kernel, m.gpu, m.host, std::to_string(m.compute_clock),
+             std::to_string(m.memory_clock), p.unit.value_or(""), num(p.ci95_lower),
+             num(p.ci95_upper), num(p.rel_stddev_pct),
+             p.stable ? (*p.stable ? "True" : "False") : "",
+             p.normalized ? *p.normalized : "False"}) {
+      f.push_back(std::move(v));
+    }
+    if (normalized) f.push_back(p.normalization_value ? num(*p.normalization_value) : "");
+    f.push_back(num(p.geomean));
+    write_row(out, f);
+  }
+}
+
+}  // namespace kscope::report

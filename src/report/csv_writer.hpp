@@ -1,0 +1,21 @@
+#pragma once
+// CSV output with nsight-python's column order (profiled_data / processed_data files).
+
+#include <ostream>
+
+#include "kscope/results.hpp"
+
+namespace kscope::report {
+
+/// Raw table: Annotation, Value, Metric, Kernel, GPU, Host, ComputeClock, MemoryClock, Unit,
+/// <parameters...>.
+void write_raw_csv(const Results& results, std::ostream& out);
+/// Processed table: Annotation, Metric, <parameters...>, AvgValue, StdDev, MinValue, MaxValue,
+/// NumRuns, Kernel, GPU, Host, ComputeClock, MemoryClock, Unit, CI95_Lower, CI95_Upper,
+/// RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean.
+void write_processed_csv(const Results& results, std::ostream& out);
+
+/// One CSV field, quoted when it holds a comma, quote or newline.
+[[nodiscard]] std::string csv_field(const std::string& text);
+
+}  // namespace kscope::report

@@ -1,0 +1,38 @@
+#pragma once
+// The journal: a JSON Lines file written while a session runs. Line 1 is the header (options,
+// metadata, configs); then one line per batch of finished runs with their kernel records; a
+// final "end" line records success or the error. Every append is flushed to disk, so a crash
+// keeps what was measured; load_journal() turns any prefix of it back into Results.
+
+#include <cstdio>
+#include <string>
+
+#include "core/run_sink.hpp"
+#include "kscope/results.hpp"
+
+namespace kscope::report {
+
+class JournalWriter : public RunSink {
+ public:
+  /// Creates `path` and writes the header line from `header` (name, id, options, metadata,
+  /// parameters, configs). Throws kscope::Error when the file cannot be written.
+  JournalWriter(const std::string& path, const Results::Data& header);
+  ~JournalWriter() override;
+  JournalWriter(const JournalWriter&) = delete;             // non-copyable
+  JournalWriter& operator=(const JournalWriter&) = delete;  // non-copyable
+
+  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
+  void close(const std::string& error) override;
+
+ private:
+  void write_line(const std::string& line);
+  std::string path_;
+  std::FILE* file_ = nullptr;
+};
+
+/// Reads a journal (complete or cut short) back into Results: extraction and statistics run
+/// again over the recorded kernels. Derived metrics and combine functions are code and are not
+/// stored: a journal of a session that combined kernels fails to load with a message saying so.
+[[nodiscard]] Results load_journal(const std::string& path);
+
+}  // namespace kscope::report

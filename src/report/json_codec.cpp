@@ -1,0 +1,290 @@
+#include "report/json_codec.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "kscope/errors.hpp"
+
+namespace kscope::report {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+double number_from(const Json& j) { return j.is_null() ? kNaN : j.get<double>(); }
+
+Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+std::optional<std::string> optional_string_from(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<std::string>();
+}
+
+Json optional_int(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
+std::optional<int> optional_int_from(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<int>();
+}
+
+template <class T>
+T get_or(const Json& j, const char* key, T fallback) {
+  auto it = j.find(key);
+  return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+}  // namespace
+
+Json to_json(const Value& v) {
+  return std::visit([](const auto& x) -> Json {
+    using T = std::decay_t<decltype(x)>;
+    if constexpr (std::is_same_v<T, double>) {
+      return number(x);
+    } else {
+      return Json(x);
+    }
+  }, v.storage());
+}
+
+Value value_from_json(const Json& j) {
+  if (j.is_boolean()) return Value(j.get<bool>());
+  if (j.is_number_integer()) return Value(j.get<std::int64_t>());
+  if (j.is_number()) return Value(j.get<double>());
+  if (j.is_string()) return Value(j.get<std::string>());
+  if (j.is_null()) return Value(kNaN);
+  return Value(j.dump());  // lists/dicts written by Python: kept as their JSON text
+}
+
+Json to_json(const Options& o) {
+  return Json{{"runs", o.runs},
+              {"warmup_runs", o.warmup_runs},
+              {"metrics", o.metrics},
+              {"tool", o.tool},
+              {"cache_control", o.cache_control},
+              {"clock_control", o.clock_control},
+              {"replay_mode", o.replay_mode},
+              {"ignore_kernel_list", o.ignore_kernel_list},
+              {"combine_kernel_metrics", static_cast<bool>(o.combine_kernel_metrics)},
+              {"derive_metric", static_cast<bool>(o.derive_metric)},
+              {"normalize_against",
+               o.normalize_against.empty() ? Json(nullptr) : Json(o.normalize_against)},
+              {"verbosity", static_cast<int>(o.verbosity)},
+              {"output_prefix", o.output_prefix},
+              {"output_csv", o.output_csv},
+              {"thermal_mode", o.thermal_mode},
+              {"thermal_wait", optional_int(o.thermal_wait)},
+              {"thermal_cont", optional_int(o.thermal_cont)},
+              {"thermal_timeout", optional_int(o.thermal_timeout)},
+              {"thermal_device", optional_int(o.thermal_device)}};
+}
+
+void options_from_json(const Json& j, Options* o) {
+  o->runs = get_or(j, "runs", o->runs);
+  o->warmup_runs = get_or(j, "warmup_runs", o->warmup_runs);
+  o->metrics = get_or(j, "metrics", o->metrics);
+  o->tool = get_or(j, "tool", o->tool);
+  o->cache_control = get_or(j, "cache_control", o->cache_control);
+  o->clock_control = get_or(j, "clock_control", o->clock_control);
+  o->replay_mode = get_or(j, "replay_mode", o->replay_mode);
+  o->ignore_kernel_list = get_or(j, "ignore_kernel_list", o->ignore_kernel_list);
+  o->normalize_against = get_or(j, "normalize_against", std::string());
+  o->verbosity = static_cast<Verbosity>(get_or(j, "verbosity", static_cast<int>(o->verbosity)));
+  o->output_prefix = get_or(j, "output_prefix", o->output_prefix);
+  o->output_csv = get_or(j, "output_csv", o->output_csv);
+  o->thermal_mode = get_or(j, "thermal_mode", o->thermal_mode);
+  if (j.contains("thermal_wait")) o->thermal_wait = optional_int_from(j["thermal_wait"]);
+  if (j.contains("thermal_cont")) o->thermal_cont = optional_int_from(j["thermal_cont"]);
+  if (j.contains("thermal_timeout")) o->thermal_timeout = optional_int_from(j["thermal_timeout"]);
+  if (j.contains("thermal_device")) o->thermal_device = optional_int_from(j["thermal_device"]);
+}
+
+Json to_json(const Metadata& m) {
+  return Json{{"gpu", m.gpu},
+              {"device", m.device},
+              {"pci_bus_id", m.pci_bus_id},
+              {"compute_capability", m.compute_capability},
+              {"sm_count", m.sm_count},
+              {"l2_cache_bytes", m.l2_cache_bytes},
+              {"compute_clock_khz", m.compute_clock},
+              {"memory_clock_khz", m.memory_clock},
+              {"driver_version", m.driver_version},
+              {"runtime_version", m.runtime_version},
+              {"host", m.host},
+              {"kscope_version", m.kscope_version},
+              {"tool", m.tool},
+              {"tool_version", m.tool_version},
+              {"started_at", m.started_at},
+              {"wall_seconds", m.wall_seconds}};
+}
+
+Metadata metadata_from_json(const Json& j) {
+  Metadata m;
+  m.gpu = get_or(j, "gpu", m.gpu);
+  m.device = get_or(j, "device", m.device);
+  m.pci_bus_id = get_or(j, "pci_bus_id", m.pci_bus_id);
+  m.compute_capability = get_or(j, "compute_capability", m.compute_capability);
+  m.sm_count = get_or(j, "sm_count", m.sm_count);
+  m.l2_cache_bytes = get_or(j, "l2_cache_bytes", m.l2_cache_bytes);
+  m.compute_clock = get_or(j, "compute_clock_khz", m.compute_clock);
+  m.memory_clock = get_or(j, "memory_clock_khz", m.memory_clock);
+  m.driver_version = get_or(j, "driver_version", m.driver_version);
+  m.runtime_version = get_or(j, "runtime_version", m.runtime_version);
+  m.host = get_or(j, "host", m.host);
+  m.kscope_version = get_or(j, "kscope_version", m.kscope_version);
+  m.tool = get_or(j, "tool", m.tool);
+  m.tool_version = get_or(j, "tool_version", m.tool_version);
+  m.started_at = get_or(j, "started_at", m.started_at);
+  m.wall_seconds = get_or(j, "wall_seconds", m.wall_seconds);
+  return m;
+}
+
+Json configs_to_json(const std::vector<Config>& configs) {
+  Json out = Json::array();
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    Json values = Json::array();
+    for (const auto& v : configs[i].values()) values.push_back(to_json(v));
+    out.push_back(Json{{"index", i}, {"label", configs[i].label()}, {"values", values}});
+  }
+  return out;
+}
+
+std::vector<Config> configs_from_json(const Json& j, const std::vector<std::string>& parameters) {
+  std::vector<Config> out;
+  for (const auto& c : j) {
+    std::vector<Value> values;
+    for (const auto& v : c.at("values")) values.push_back(value_from_json(v));
+    Config config(std::move(values), parameters);
+    config.set_index(out.size());
+    out.push_back(std::move(config));
+  }
+  return out;
+}
+
+Json to_json(const RawRow& r) {
+  return Json{{"Annotation", r.annotation}, {"Value", number(r.value)},   {"Metric", r.metric},
+              {"Kernel", r.kernel},         {"Unit", optional_string(r.unit)},
+              {"config", r.config},         {"run", r.run}};
+}
+
+RawRow raw_row_from_json(const Json& j) {
+  RawRow r;
+  r.annotation = j.at("Annotation").get<std::string>();
+  r.value = number_from(j.at("Value"));
+  r.metric = j.at("Metric").get<std::string>();
+  r.kernel = get_or(j, "Kernel", std::string());
+  r.unit = optional_string_from(j.value("Unit", Json(nullptr)));
+  r.config = j.at("config").get<std::size_t>();
+  r.run = j.at("run").get<std::size_t>();
+  return r;
+}
+
+Json to_json(const ProcessedRow& p) {
+  return Json{{"Annotation", p.annotation},
+              {"Metric", p.metric},
+              {"config", p.config},
+              {"AvgValue", number(p.avg)},
+              {"StdDev", number(p.stddev)},
+              {"MinValue", number(p.min)},
+              {"MaxValue", number(p.max)},
+              {"NumRuns", p.num_runs},
+              {"Kernel", p.kernel},
+              {"Unit", optional_string(p.unit)},
+              {"CI95_Lower", number(p.ci95_lower)},
+              {"CI95_Upper", number(p.ci95_upper)},
+              {"RelativeStdDevPct", number(p.rel_stddev_pct)},
+              {"StableMeasurement", p.stable ? Json(*p.stable) : Json(nullptr)},
+              {"Normalized", p.normalized ? Json(*p.normalized) : Json(false)},
+              {"NormalizationValue",
+               p.normalization_value ? number(*p.normalization_value) : Json(nullptr)},
+              {"Geomean", number(p.geomean)}};
+}
+
+ProcessedRow processed_row_from_json(const Json& j) {
+  ProcessedRow p;
+  p.annotation = j.at("Annotation").get<std::string>();
+  p.metric = j.at("Metric").get<std::string>();
+  p.config = j.at("config").get<std::size_t>();
+  p.avg = number_from(j.at("AvgValue"));
+  p.stddev = number_from(j.at("StdDev"));
+  p.min = number_from(j.at("MinValue"));
+  p.max = number_from(j.at("MaxValue"));
+  p.num_runs = j.at("NumRuns").get<std::size_t>();
+  p.kernel = get_or(j, "Kernel", std::string());
+  p.unit = optional_string_from(j.value("Unit", Json(nullptr)));
+  p.ci95_lower = number_from(j.at("CI95_Lower"));
+  p.ci95_upper = number_from(j.at("CI95_Upper"));
+  p.rel_stddev_pct = number_from(j.at("RelativeStdDevPct"));
+  const Json& stable = j.at("StableMeasurement");
+  if (!stable.is_null()) p.stable = stable.get<bool>();
+  const Json& normalized = j.at("Normalized");
+  if (normalized.is_string()) p.normalized = normalized.get<std::string>();
+  const Json nv = j.value("NormalizationValue", Json(nullptr));
+  if (p.normalized) p.normalization_value = number_from(nv);
+  p.geomean = number_from(j.at("Geomean"));
+  return p;
+}
+
+Json to_json(const RunLog& r) {
+  return Json{{"config", r.run.config}, {"run", r.run.run}, {"entered", r.entered},
+              {"failed", r.failed}};
+}
+
+RunLog run_log_from_json(const Json& j) {
+  RunLog r;
+  r.run.config = j.at("config").get<std::size_t>();
+  r.run.run = j.at("run").get<std::size_t>();
+  r.entered = j.at("entered").get<std::vector<std::string>>();
+  r.failed = j.at("failed").get<std::vector<std::string>>();
+  return r;
+}
+
+Json to_json(const KernelRecord& k) {
+  Json metrics = Json::array();
+  for (const auto& m : k.metrics) {
+    metrics.push_back(Json::array({m.metric, number(m.value), optional_string(m.unit)}));
+  }
+  return Json{{"annotation", k.annotation}, {"kernel", k.kernel},     {"mangled", k.mangled},
+              {"config", k.run.config},     {"run", k.run.run},       {"device", k.device},
+              {"sequence", k.sequence},     {"metrics", metrics}};
+}
+
+KernelRecord kernel_record_from_json(const Json& j) {
+  KernelRecord k;
+  k.annotation = j.at("annotation").get<std::string>();
+  k.kernel = j.at("kernel").get<std::string>();
+  k.mangled = get_or(j, "mangled", std::string());
+  k.run.config = j.at("config").get<std::size_t>();
+  k.run.run = j.at("run").get<std::size_t>();
+  k.device = get_or(j, "device", 0);
+  k.sequence = get_or(j, "sequence", std::uint64_t{0});
+  for (const auto& m : j.at("metrics")) {
+    k.metrics.push_back({m.at(0).get<std::string>(), number_from(m.at(1)),
+                         optional_string_from(m.at(2))});
+  }
+  return k;
+}
+
+Json header_json(const Results::Data& d, const char* kind) {
+  return Json{{"schema_version", kSchemaVersion},
+              {"kind", kind},
+              {"name", d.name},
+              {"id", d.id},
+              {"options", to_json(d.options)},
+              {"metadata", to_json(d.metadata)},
+              {"parameters", d.parameters},
+              {"configs", configs_to_json(d.configs)}};
+}
+
+void header_from_json(const Json& j, Results::Data* d) {
+  const std::string version = j.at("schema_version").get<std::string>();
+  if (version.substr(0, version.find('.')) != std::string(kSchemaVersion).substr(0, 1)) {
+    throw Error("unsupported schema_version '" + version + "' (this kscope reads " +
+                kSchemaVersion + ")");
+  }
+  d->name = j.at("name").get<std::string>();
+  d->id = get_or(j, "id", 0);
+  options_from_json(j.value("options", Json::object()), &d->options);
+  d->metadata = metadata_from_json(j.value("metadata", Json::object()));
+  d->parameters = j.value("parameters", std::vector<std::string>{});
+  d->configs = configs_from_json(j.at("configs"), d->parameters);
+}
+
+}  // namespace kscope::report

@@ -1,0 +1,101 @@
+// Results' input/output methods: they live in the report layer, which owns the formats.
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "report/csv_writer.hpp"
+#include "report/journal.hpp"
+#include "report/json_codec.hpp"
+#include "report/table_printer.hpp"
+#include "kscope/errors.hpp"
+#include "kscope/results.hpp"
+
+namespace kscope {
+namespace {
+
+std::ofstream open_for_writing(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+  return out;
+}
+
+}  // namespace
+
+std::vector<ProcessedRow> Results::rows(const std::string& metric) const {
+  std::vector<ProcessedRow> out;
+  for (const auto& p : d_.processed) {
+    if (p.metric == metric) out.push_back(p);
+  }
+  return out;
+}
+
+void Results::print(std::ostream& out) const { report::print_table(*this, out); }
+
+std::vector<std::string> Results::write_csv(const std::string& prefix) const {
+  const std::string tag = d_.name + "-" + std::to_string(d_.id);
+  const std::string raw_path = prefix + "profiled_data-" + tag + ".csv";
+  const std::string processed_path = prefix + "processed_data-" + tag + ".csv";
+  {
+    auto out = open_for_writing(raw_path);
+    report::write_raw_csv(*this, out);
+  }
+  {
+    auto out = open_for_writing(processed_path);
+    report::write_processed_csv(*this, out);
+  }
+  return {raw_path, processed_path};
+}
+
+std::string Results::to_json() const {
+  report::Json j = report::header_json(d_, "kscope.results");
+  j["complete"] = d_.complete;
+  j["journal"] = d_.journal_path;
+  report::Json raw = report::Json::array();
+  for (const auto& r : d_.raw) raw.push_back(report::to_json(r));
+  report::Json processed = report::Json::array();
+  for (const auto& p : d_.processed) processed.push_back(report::to_json(p));
+  j["raw"] = std::move(raw);
+  j["processed"] = std::move(processed);
+  return j.dump(1);
+}
+
+void Results::write_json(const std::string& path) const {
+  auto out = open_for_writing(path);
+  out << to_json() << "\n";
+  if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+Results Results::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
+  std::string first;
+  std::getline(in, first);
+  // A journal starts with a one-line header whose kind says so.
+  if (first.find("\"kscope.journal\"") != std::string::npos) return report::load_journal(path);
+  std::stringstream all;
+  all << first << "\n" << in.rdbuf();
+  report::Json j;
+  try {
+    j = report::Json::parse(all.str());
+  } catch (const std::exception& e) {
+    throw Error("'" + path + "' is not valid JSON: " + e.what());
+  }
+  if (j.value("kind", "") != "kscope.results") {
+    throw Error("'" + path + "' is not a kscope result file (kind '" + j.value("kind", "") + "')");
+  }
+  Data d;
+  try {
+    report::header_from_json(j, &d);
+    d.complete = j.value("complete", true);
+    d.journal_path = j.value("journal", "");
+    for (const auto& r : j.at("raw")) d.raw.push_back(report::raw_row_from_json(r));
+    for (const auto& p : j.at("processed")) d.processed.push_back(report::processed_row_from_json(p));
+  } catch (const report::Json::exception& e) {
+    throw Error("'" + path + "' does not follow the kscope result schema: " + e.what());
+  }
+  return Results(std::move(d));
+}
+
+}  // namespace kscope

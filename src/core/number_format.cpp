@@ -4,18 +4,27 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace kscope {
 
 std::string format_shortest(double x) {
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+  // Shortest round-trip digits, laid out like Python's repr (what pandas writes to CSV):
+  // fixed notation for exponents -4..15 with at least one decimal, scientific otherwise.
+  char buf[48];
+  int digits = 1;
+  for (; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
     if (std::strtod(buf, nullptr) == x) break;
   }
-  return buf;
+  const int exponent = std::atoi(std::strchr(buf, 'e') + 1);
+  if (exponent < -4 || exponent >= 16) return buf;
+  std::snprintf(buf, sizeof buf, "%.*f", std::max(digits - 1 - exponent, 0), x);
+  std::string out = buf;
+  if (out.find('.') == std::string::npos) out += ".0";
+  return out;
 }
 
 std::string format_significant(double x, int digits) {

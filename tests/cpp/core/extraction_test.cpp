@@ -1,0 +1,158 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/extraction.hpp"
+#include "kscope/errors.hpp"
+#include "records.hpp"
+
+namespace kscope {
+namespace {
+using testing::kernel;
+using testing::run_log;
+
+ExtractionSettings time_only() { return {{kTimeMetric}, {}, {}}; }
+
+std::string extraction_error(const std::vector<KernelRecord>& k, const std::vector<RunLog>& r,
+                             const ExtractionSettings& s) {
+  try {
+    (void)extract(k, r, s);
+  } catch (const ExtractionError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ExtractionTest, OneKernelPerAnnotationMapsToConfigAndRun) {
+  const auto out = extract({kernel("add", "vadd", 0, 0, 10), kernel("add", "vadd", 0, 1, 11),
+                            kernel("add", "vadd", 1, 0, 20), kernel("add", "vadd", 1, 1, 21)},
+                           {run_log(0, 0, {"add"}), run_log(0, 1, {"add"}), run_log(1, 0, {"add"}),
+                            run_log(1, 1, {"add"})},
+                           time_only());
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[2].run.config, 1u);
+  EXPECT_EQ(out[2].run.run, 0u);
+  EXPECT_DOUBLE_EQ(out[2].values[0], 20);
+  EXPECT_EQ(out[2].units[0], "ns");
+  EXPECT_EQ(out[2].kernel, "vadd");
+}
+
+TEST(ExtractionTest, AnnotationsInFirstAppearanceOrderThenRuns) {
+  const auto out = extract({kernel("b", "kb", 0, 0, 1, 1), kernel("a", "ka", 0, 0, 2, 2),
+                            kernel("b", "kb", 0, 1, 3, 3), kernel("a", "ka", 0, 1, 4, 4)},
+                           {run_log(0, 0, {"b", "a"}), run_log(0, 1, {"b", "a"})}, time_only());
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].annotation, "b");
+  EXPECT_EQ(out[1].annotation, "b");
+  EXPECT_EQ(out[2].annotation, "a");
+  EXPECT_DOUBLE_EQ(out[3].values[0], 4);
+}
+
+TEST(ExtractionTest, MoreThanOneKernelIsAnErrorListingSortedNames) {
+  const std::string msg = extraction_error(
+      {kernel("test_kernels", "vector_multiply", 0, 0, 1, 2), kernel("test_kernels", "vector_add", 0, 0, 1, 1)},
+      {run_log(0, 0, {"test_kernels"})}, time_only());
+  EXPECT_NE(msg.find("More than one (total=2) kernel is launched within the test_kernels annotation.\n"
+                     "We expect one kernel per annotation."),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("Kernels are:\nvector_add\nvector_multiply"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("ignore_kernel_list"), std::string::npos);
+}
+
+TEST(ExtractionTest, IgnoreListDropsKernelsByBaseDemangledOrMangledName) {
+  auto mul = kernel("k", "vector_multiply", 0, 0, 5, 2);
+  mul.mangled = "_Z15vector_multiplyPfi";
+  auto out = extract({kernel("k", "vector_add", 0, 0, 1, 1), mul}, {run_log(0, 0, {"k"})},
+                     {{kTimeMetric}, {"vector_multiply"}, {}});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].kernel, "vector_add");
+  out = extract({kernel("k", "vector_add", 0, 0, 1, 1), mul}, {run_log(0, 0, {"k"})},
+                {{kTimeMetric}, {"_Z15vector_multiplyPfi"}, {}});
+  EXPECT_EQ(out[0].kernel, "vector_add");
+}
+
+TEST(ExtractionTest, CombineReducesKernelsOfOneRunInLaunchOrder) {
+  std::vector<KernelRecord> k;
+  for (std::size_t run = 0; run < 2; ++run) {
+    k.push_back(kernel("mm", "gemm1", 0, run, 10, 3 * run + 1));
+    k.push_back(kernel("mm", "gemm2", 0, run, 20, 3 * run + 2));
+    k.push_back(kernel("mm", "gemm3", 0, run, 30, 3 * run + 3));
+  }
+  const auto out = extract(k, {run_log(0, 0, {"mm"}), run_log(0, 1, {"mm"})},
+                           {{kTimeMetric}, {}, [](double x, double y) { return x + y; }});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_DOUBLE_EQ(out[0].values[0], 60);
+  EXPECT_EQ(out[0].kernel, "gemm1|gemm2|gemm3");
+}
+
+TEST(ExtractionTest, DifferentKernelCountsPerRunIsAnError) {
+  const std::string msg = extraction_error(
+      {kernel("a", "k", 0, 0, 1, 1), kernel("a", "k", 0, 1, 1, 2), kernel("a", "k", 0, 1, 1, 3)},
+      {run_log(0, 0, {"a"}), run_log(0, 1, {"a"})}, {{kTimeMetric}, {}, [](double x, double) { return x; }});
+  EXPECT_NE(msg.find("Expect same number of kernels per run. Got average of 1.5 per run in annotation 'a'"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("1 kernel(s) in 1 run(s), e.g. config 0 run 0"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("2 kernel(s) in 1 run(s), e.g. config 0 run 1"), std::string::npos) << msg;
+}
+
+TEST(ExtractionTest, EnteredAnnotationWithoutKernelsIsAnError) {
+  const std::string msg = extraction_error({}, {run_log(0, 0, {"copy"})}, time_only());
+  EXPECT_NE(msg.find("No kernels were profiled in annotation 'copy' (entered in 1 runs)"), std::string::npos)
+      << msg;
+}
+
+TEST(ExtractionTest, FailedRunBecomesNaNAndSkipsTheCountCheck) {
+  // Run 1 failed before its kernel launched: no kernel, but no count error either.
+  const auto out = extract({kernel("a", "k", 0, 0, 7, 1), kernel("a", "k", 0, 2, 9, 3)},
+                           {run_log(0, 0, {"a"}), run_log(0, 1, {"a"}, {"a"}), run_log(0, 2, {"a"})},
+                           time_only());
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_TRUE(out[1].failed);
+  EXPECT_TRUE(std::isnan(out[1].values[0]));
+  EXPECT_DOUBLE_EQ(out[2].values[0], 9);
+}
+
+TEST(ExtractionTest, FailedRunWithKernelKeepsUnitsButNotValues) {
+  const auto out = extract({kernel("a", "k", 0, 0, 7, 1)}, {run_log(0, 0, {"a"}, {"a"})}, time_only());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(std::isnan(out[0].values[0]));
+  EXPECT_EQ(out[0].units[0], "ns");
+}
+
+TEST(ExtractionTest, AnnotationOnlyInSomeConfigsGivesRowsOnlyThere) {
+  const auto out = extract({kernel("sub", "k", 1, 0, 5, 1)}, {run_log(0, 0, {}), run_log(1, 0, {"sub"})},
+                           time_only());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].run.config, 1u);
+}
+
+TEST(ExtractionTest, WarmupRecordsAndKernelsOutsideAnnotationsAreIgnored) {
+  auto warm = kernel("a", "k", 0, 0, 100, 1);
+  warm.run.warmup = true;
+  auto outside = kernel("", "k", 0, 0, 100, 2);
+  const auto out = extract({warm, outside, kernel("a", "k", 0, 0, 5, 3)}, {run_log(0, 0, {"a"})}, time_only());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_DOUBLE_EQ(out[0].values[0], 5);
+}
+
+TEST(ExtractionTest, MissingMetricIsReported) {
+  const std::string msg = extraction_error({kernel("a", "k", 0, 0, 5, 1)}, {run_log(0, 0, {"a"})},
+                                           {{kTimeMetric, "dram__bytes_read.sum"}, {}, {}});
+  EXPECT_NE(msg.find("metric 'dram__bytes_read.sum' is missing from the measurement of kernel 'k'"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(ExtractionTest, MultipleMetricsStayInRequestedOrder) {
+  KernelRecord k = kernel("a", "k", 0, 0, 5, 1);
+  k.metrics.insert(k.metrics.begin(), Measurement{"dram__bytes_read.sum", 1024, std::string("byte")});
+  const auto out = extract({k}, {run_log(0, 0, {"a"})}, {{kTimeMetric, "dram__bytes_read.sum"}, {}, {}});
+  EXPECT_DOUBLE_EQ(out[0].values[0], 5);
+  EXPECT_DOUBLE_EQ(out[0].values[1], 1024);
+  EXPECT_EQ(out[0].units[1], "byte");
+}
+
+}  // namespace
+}  // namespace kscope

@@ -1,0 +1,85 @@
+#pragma once
+// Fakes for the session's collaborators: a collector whose "kernels" are launched explicitly by
+// the test benchmark (it attributes them through the annotation registry exactly like the CUPTI
+// launch callback does), a run environment and a sink that record what happened.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/annotation_registry.hpp"
+#include "core/collector.hpp"
+#include "core/run_environment.hpp"
+#include "core/run_sink.hpp"
+
+namespace kscope::testing {
+
+class FakeCollector : public Collector {
+ public:
+  std::string name() const override { return "fake"; }
+  void begin(const SessionInfo&) override { events.push_back("begin"); }
+  int passes_per_run() const override { return passes; }
+  void before_run(const RunId& r, int pass) override {
+    events.push_back("before_run " + std::to_string(r.config) + "." + std::to_string(r.run) +
+                     (r.warmup ? "w" : "") + " p" + std::to_string(pass));
+  }
+  void after_run(const RunId&, int) override { events.push_back("after_run"); }
+  std::vector<KernelRecord> flush() override {
+    events.push_back("flush");
+    std::vector<KernelRecord> out;
+    out.swap(pending);
+    return out;
+  }
+  std::vector<KernelRecord> end() override {
+    events.push_back("end");
+    return flush();
+  }
+  void abort() noexcept override { events.push_back("abort"); }
+
+  /// What the benchmark calls instead of launching a kernel.
+  void launch(const std::string& kernel, double ns) {
+    auto& reg = AnnotationRegistry::instance();
+    const auto s = reg.snapshot();
+    if (s.annotation < 0 || !s.in_run || s.run.warmup) return;
+    KernelRecord k;
+    k.annotation = reg.name_of(s.annotation);
+    k.kernel = kernel;
+    k.run = s.run;
+    k.sequence = s.sequence;
+    k.metrics.push_back({"gpu__time_duration.sum", ns, std::string("ns")});
+    pending.push_back(k);
+  }
+
+  int passes = 1;
+  std::vector<std::string> events;
+  std::vector<KernelRecord> pending;
+};
+
+class FakeEnvironment : public RunEnvironment {
+ public:
+  void before_run(const RunId&) override { ++before; if (events) events->push_back("env before"); }
+  void synchronize() override { ++syncs; }
+  void after_run(const RunId&) override { ++after; }
+  int before = 0, syncs = 0, after = 0;
+  std::vector<std::string>* events = nullptr;
+};
+
+class RecordingSink : public RunSink {
+ public:
+  void append(const std::vector<RunLog>& r, const std::vector<KernelRecord>& k) override {
+    ++appends;
+    runs.insert(runs.end(), r.begin(), r.end());
+    records.insert(records.end(), k.begin(), k.end());
+  }
+  void close(const std::string& error) override {
+    closed = true;
+    close_error = error;
+  }
+  int appends = 0;
+  std::vector<RunLog> runs;
+  std::vector<KernelRecord> records;
+  bool closed = false;
+  std::string close_error;
+};
+
+}  // namespace kscope::testing

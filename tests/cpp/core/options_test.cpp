@@ -1,0 +1,104 @@
+#include <gtest/gtest.h>
+
+#include "kscope/errors.hpp"
+#include "kscope/options.hpp"
+
+namespace kscope {
+namespace {
+
+template <class E>
+std::string error_of(const Options& o) {
+  try {
+    o.validate();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(OptionsTest, DefaultsFollowNsightPython) {
+  Options o;
+  EXPECT_EQ(o.runs, 1);
+  EXPECT_EQ(o.warmup_runs, 0);
+  EXPECT_EQ(o.metrics, std::vector<std::string>{"gpu__time_duration.sum"});
+  EXPECT_EQ(o.tool, "cupti");
+  EXPECT_EQ(o.cache_control, "all");
+  EXPECT_EQ(o.clock_control, "none");
+  EXPECT_EQ(o.replay_mode, "kernel");
+  EXPECT_EQ(o.thermal_mode, "auto");
+  EXPECT_EQ(o.verbosity, Verbosity::kInfo);
+  EXPECT_NO_THROW(o.validate());
+}
+
+TEST(OptionsTest, InvalidEnumValuesNameValueAndAllowedOnes) {
+  Options o;
+  o.cache_control = "some";
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid cache_control 'some'. Expected 'all' or 'none'.");
+  o = Options{};
+  o.clock_control = "invalid_value";
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid clock_control 'invalid_value'. Expected 'base' or 'none'.");
+  o = Options{};
+  o.replay_mode = "application";
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid replay_mode 'application'. Expected 'kernel' or 'range'.");
+  o = Options{};
+  o.tool = "nsys";
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid tool 'nsys'. Expected 'cupti', 'ncu' or 'sanitizer'.");
+  o = Options{};
+  o.thermal_mode = "on";
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid thermal_mode 'on'. Expected 'auto', 'manual' or 'off'.");
+}
+
+TEST(OptionsTest, RunsMustBePositive) {
+  Options o;
+  o.runs = 0;
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid runs 0. Expected an integer >= 1 (measured repetitions per config).");
+  o.runs = 1;
+  o.warmup_runs = -1;
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid warmup_runs -1. Expected an integer >= 0.");
+}
+
+TEST(OptionsTest, MetricsMustBeNonEmpty) {
+  Options o;
+  o.metrics = {};
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid metrics []: at least one metric name is required, e.g. 'gpu__time_duration.sum'.");
+  o.metrics = {"  "};
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid metric name '  ': metric names must not be empty.");
+}
+
+TEST(OptionsTest, ThermalContMustExceedWait) {
+  Options o;
+  o.thermal_wait = 20;
+  o.thermal_cont = 20;
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid thermal control parameters: thermal_cont (20°C) must be greater than "
+            "thermal_wait (20°C). thermal_wait is the headroom at which profiling pauses, "
+            "thermal_cont the headroom at which it resumes.");
+}
+
+TEST(OptionsTest, ThermalTimeoutAndDeviceRanges) {
+  Options o;
+  o.thermal_timeout = 0;
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid thermal_timeout 0. Expected a number of seconds > 0.");
+  o = Options{};
+  o.thermal_device = -2;
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid thermal_device -2. Expected a CUDA device ordinal >= 0.");
+}
+
+TEST(OptionsTest, BaseClocksNeedTheNcuTool) {
+  Options o;
+  o.clock_control = "base";
+  const std::string msg = error_of<NotSupportedError>(o);
+  EXPECT_NE(msg.find("clock_control 'base' needs the ncu tool"), std::string::npos) << msg;
+  o.tool = "ncu";
+  EXPECT_NO_THROW(o.validate());
+}
+
+TEST(OptionsTest, AllowedValuesAreListed) {
+  EXPECT_EQ(allowed_values("cache_control"), (std::vector<std::string>{"all", "none"}));
+  EXPECT_THROW((void)allowed_values("colour"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace kscope

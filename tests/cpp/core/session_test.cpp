@@ -1,0 +1,112 @@
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "core/session.hpp"
+#include "fakes.hpp"
+#include "kscope/annotation.hpp"
+
+namespace kscope {
+namespace {
+using testing::FakeCollector;
+using testing::FakeEnvironment;
+using testing::RecordingSink;
+
+Options silent(int runs, int warmup = 0) {
+  Options o;
+  o.runs = runs;
+  o.warmup_runs = warmup;
+  o.verbosity = Verbosity::kSilent;
+  return o;
+}
+
+struct Harness {
+  FakeCollector collector;
+  FakeEnvironment env;
+  RecordingSink sink;
+  Options options;
+  Logger log{options};
+  Session::Output run(const Options& o, const std::vector<Config>& cs, const Benchmark& fn) {
+    options = o;
+    Session session(collector, env, &sink, log);
+    SessionInfo info{"t", 0, cs.size(), &options, 0, "/tmp/"};
+    return session.run(info, cs, fn);
+  }
+};
+
+TEST(SessionTest, RunsConfigsTimesRunsAfterWarmups) {
+  Harness h;
+  int calls = 0;
+  const auto out = h.run(silent(3, 1), configs({1, 2}), [&](const Config& c) {
+    ++calls;
+    Annotation a("k");
+    h.collector.launch("kern", 10.0 * (c.index() + 1));
+  });
+  EXPECT_EQ(calls, 8);  // 2 configs x (1 warm-up + 3 runs)
+  EXPECT_EQ(out.records.size(), 6u);
+  EXPECT_EQ(out.runs.size(), 6u);
+  EXPECT_EQ(h.env.before, 8);
+  EXPECT_EQ(h.env.syncs, 8);
+  EXPECT_EQ(out.runs[3].run.config, 1u);
+  EXPECT_EQ(out.runs[3].entered, std::vector<std::string>{"k"});
+}
+
+TEST(SessionTest, JournalGetsEveryConfigAsItFinishes) {
+  Harness h;
+  (void)h.run(silent(2), configs({1, 2, 3}), [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+  });
+  EXPECT_GE(h.sink.appends, 3);
+  EXPECT_EQ(h.sink.runs.size(), 6u);
+  EXPECT_EQ(h.sink.records.size(), 6u);
+  EXPECT_TRUE(h.sink.closed);
+  EXPECT_EQ(h.sink.close_error, "");
+}
+
+TEST(SessionTest, FailureKeepsFinishedRunsAndPropagates) {
+  Harness h;
+  auto fn = [&](const Config& c) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+    if (c.index() == 1) throw std::runtime_error("user bug");
+  };
+  EXPECT_THROW((void)h.run(silent(2), configs({1, 2}), fn), std::runtime_error);
+  EXPECT_EQ(h.sink.runs.size(), 2u);  // config 0, both runs
+  EXPECT_TRUE(h.sink.closed);
+  EXPECT_EQ(h.sink.close_error, "user bug");
+  EXPECT_EQ(h.collector.events.back(), "abort");
+  EXPECT_EQ(current_annotation(), "");  // the failed run's annotation was closed
+}
+
+TEST(SessionTest, CollectorPassesReExecuteEachMeasuredRun) {
+  Harness h;
+  h.collector.passes = 3;
+  int calls = 0;
+  (void)h.run(silent(2, 1), configs({1}), [&](const Config&) { ++calls; });
+  EXPECT_EQ(calls, 1 + 2 * 3);
+}
+
+TEST(SessionTest, EnvironmentPreparesBeforeTheCollectorStartsARun) {
+  Harness h;
+  h.env.events = &h.collector.events;
+  (void)h.run(silent(1), configs({1}), [](const Config&) {});
+  ASSERT_GE(h.collector.events.size(), 3u);
+  EXPECT_EQ(h.collector.events[0], "begin");
+  EXPECT_EQ(h.collector.events[1], "env before");
+  EXPECT_EQ(h.collector.events[2], "before_run 0.0 p0");
+}
+
+TEST(SessionTest, WarmupRunsAreFlaggedAndNotRecorded) {
+  Harness h;
+  const auto out = h.run(silent(1, 2), configs({1}), [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+  });
+  EXPECT_EQ(h.collector.events[1], "before_run 0.0w p0");
+  EXPECT_EQ(out.records.size(), 1u);
+  EXPECT_FALSE(out.records[0].run.warmup);
+}
+
+}  // namespace
+}  // namespace kscope

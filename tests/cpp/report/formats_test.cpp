@@ -1,0 +1,128 @@
+// CSV, JSON and console output against golden files. Set KSCOPE_UPDATE_GOLDEN=1 to rewrite the
+// goldens after an intended format change (and review the diff).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "kscope/errors.hpp"
+#include "report/csv_writer.hpp"
+#include "sample_results.hpp"
+#include "support/gpu_test.hpp"
+
+namespace kscope {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  const std::string path = testing::fixture("golden/" + name);
+  if (std::getenv("KSCOPE_UPDATE_GOLDEN")) {
+    std::ofstream(path) << actual;
+    return;
+  }
+  EXPECT_EQ(actual, read_file(path)) << "golden file " << path
+                                     << " differs; rerun with KSCOPE_UPDATE_GOLDEN=1 if intended";
+}
+
+TEST(FormatsTest, RawCsvMatchesGolden) {
+  std::ostringstream out;
+  report::write_raw_csv(testing::sample_results(false), out);
+  expect_golden("vadd_raw.csv", out.str());
+}
+
+TEST(FormatsTest, ProcessedCsvMatchesGolden) {
+  std::ostringstream out;
+  report::write_processed_csv(testing::sample_results(false), out);
+  expect_golden("vadd_processed.csv", out.str());
+}
+
+TEST(FormatsTest, NormalisedProcessedCsvHasNormalizationValueColumn) {
+  std::ostringstream out;
+  report::write_processed_csv(testing::sample_results(true), out);
+  expect_golden("vadd_processed_normalized.csv", out.str());
+  EXPECT_NE(out.str().find(",Normalized,NormalizationValue,Geomean\n"), std::string::npos);
+}
+
+TEST(FormatsTest, JsonMatchesGolden) {
+  expect_golden("vadd_results.json", testing::sample_results(true).to_json() + "\n");
+}
+
+TEST(FormatsTest, TableMatchesGolden) {
+  std::ostringstream out;
+  testing::sample_results(false).print(out);
+  expect_golden("vadd_table.txt", out.str());
+}
+
+TEST(FormatsTest, CsvFieldQuoting) {
+  EXPECT_EQ(report::csv_field("plain"), "plain");
+  EXPECT_EQ(report::csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(report::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+TEST(FormatsTest, JsonRoundTripKeepsEverything) {
+  const Results original = testing::sample_results(true);
+  const std::string dir = testing::scratch_dir("json_round_trip");
+  original.write_json(dir + "r.json");
+  const Results loaded = Results::load(dir + "r.json");
+  EXPECT_EQ(loaded.name(), "vadd");
+  EXPECT_EQ(loaded.parameters(), original.parameters());
+  ASSERT_EQ(loaded.configs().size(), 2u);
+  EXPECT_TRUE(loaded.configs()[1][0].is_int());
+  EXPECT_EQ(loaded.configs()[1].get<std::string>("dtype"), "f16, packed");
+  ASSERT_EQ(loaded.raw().size(), original.raw().size());
+  ASSERT_EQ(loaded.processed().size(), original.processed().size());
+  for (std::size_t i = 0; i < loaded.processed().size(); ++i) {
+    const auto& a = loaded.processed()[i];
+    const auto& b = original.processed()[i];
+    EXPECT_EQ(a.annotation, b.annotation);
+    EXPECT_EQ(a.metric, b.metric);
+    EXPECT_EQ(a.unit, b.unit);
+    EXPECT_EQ(a.num_runs, b.num_runs);
+    EXPECT_EQ(a.stable, b.stable);
+    EXPECT_EQ(a.normalized, b.normalized);
+    EXPECT_TRUE(a.avg == b.avg || (std::isnan(a.avg) && std::isnan(b.avg)));
+    EXPECT_TRUE(a.stddev == b.stddev || (std::isnan(a.stddev) && std::isnan(b.stddev)));
+  }
+  EXPECT_EQ(loaded.metadata().gpu, "NVIDIA H200");
+  EXPECT_EQ(loaded.options().normalize_against, "baseline");
+  EXPECT_EQ(loaded.options().runs, 3);
+}
+
+TEST(FormatsTest, WriteCsvUsesNsightFileNames) {
+  const std::string dir = testing::scratch_dir("csv_names");
+  const auto paths = testing::sample_results(false).write_csv(dir + "test_");
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_EQ(paths[0], dir + "test_profiled_data-vadd-0.csv");
+  EXPECT_EQ(paths[1], dir + "test_processed_data-vadd-0.csv");
+  EXPECT_FALSE(read_file(paths[1]).empty());
+}
+
+TEST(FormatsTest, LoadErrorsNameThePathAndReason) {
+  const std::string dir = testing::scratch_dir("load_errors");
+  std::ofstream(dir + "bad.json") << "{ not json";
+  std::ofstream(dir + "other.json") << "{\"kind\": \"something\"}";
+  try {
+    (void)Results::load(dir + "bad.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json' is not valid JSON"), std::string::npos) << e.what();
+  }
+  try {
+    (void)Results::load(dir + "other.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a kscope result file (kind 'something')"), std::string::npos);
+  }
+  EXPECT_THROW((void)Results::load(dir + "missing.json"), Error);
+}
+
+}  // namespace
+}  // namespace kscope

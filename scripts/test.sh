@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: the C++ unit tests, GPU tests and examples (these skip
+# with the reason when there is no GPU), the Python tests, and the unit tests again under
+# AddressSanitizer + UndefinedBehaviorSanitizer. Usage: scripts/test.sh
+#   KSCOPE_SKIP_ASAN=1   skip the sanitizer build (faster local iterations)
+#   KSCOPE_JOBS=N        parallel build jobs (default: all cores)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/python_env.sh
+JOBS=${KSCOPE_JOBS:-$(nproc)}
+
+echo "[kscope] build (preset ci) with $PY"
+cmake --preset ci -DPython_EXECUTABLE="$PY" >/dev/null
+cmake --build --preset ci -j "$JOBS"
+
+echo "[kscope] C++ tests"
+ctest --preset ci -j "$JOBS"
+
+echo "[kscope] Python tests"
+PYTHONPATH="$(pwd)/python${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m pytest tests/python -q -rs
+
+if [ "${KSCOPE_SKIP_ASAN:-0}" != "1" ]; then
+  echo "[kscope] unit tests under ASan/UBSan (preset asan)"
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan -j "$JOBS"
+  ASAN_OPTIONS=detect_leaks=1 ctest --preset asan -j "$JOBS"
+fi
+echo "[kscope] all tests passed"

@@ -1,0 +1,234 @@
+// The engine with the cupti tool on a real GPU: attribution, kernel-count rules, failures,
+// cache control and outputs. Ground truth: kernels of known duration (spin) and known count.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "core/statistics.hpp"
+#include "kscope/kscope.hpp"
+#include "support/gpu_test.hpp"
+#include "test_kernels.hpp"
+
+namespace kscope {
+namespace {
+using namespace kscope::testing;
+
+Options quiet(int runs, const std::string& dir) {
+  Options o;
+  o.runs = runs;
+  o.verbosity = Verbosity::kSilent;
+  o.output_prefix = scratch_dir(dir);
+  o.cache_control = "none";
+  return o;
+}
+
+double avg_of(const Results& r, const std::string& annotation, std::size_t config,
+              const std::string& metric = kTimeMetric) {
+  for (const auto& p : r.processed()) {
+    if (p.annotation == annotation && p.config == config && p.metric == metric) return p.avg;
+  }
+  ADD_FAILURE() << "no row for " << annotation << " config " << config << " " << metric;
+  return NAN;
+}
+
+TEST(EngineGpuTest, SpinKernelDurationIsMeasured) {
+  const auto r = profile("spin", configs({20000, 200000}, "ns"), [](const Config& c) {
+    Annotation a("spin");
+    launch_spin(c.get<long long>("ns"));
+  }, quiet(5, "spin"));
+  ASSERT_EQ(r.processed().size(), 2u);
+  // The kernel spins on %globaltimer: its GPU duration is the requested time plus a few us.
+  EXPECT_NEAR(avg_of(r, "spin", 0), 20000, 4000);
+  EXPECT_NEAR(avg_of(r, "spin", 1), 200000, 6000);
+  EXPECT_EQ(r.processed()[0].num_runs, 5u);
+  EXPECT_EQ(r.processed()[0].unit, "ns");
+  EXPECT_EQ(r.processed()[0].kernel, "spin_kernel");
+  EXPECT_EQ(r.raw().size(), 10u);
+  EXPECT_FALSE(r.metadata().gpu.empty());
+  EXPECT_GT(r.metadata().compute_clock, 0);
+  EXPECT_EQ(r.metadata().tool, "cupti");
+}
+
+TEST(EngineGpuTest, TwoAnnotationsPerRunAreSeparated) {
+  const auto r = profile("two", configs({1}), [](const Config&) {
+    { Annotation a("short"); launch_spin(10000); }
+    launch_spin(50000);  // outside annotations: not measured
+    { Annotation b("long"); launch_spin(100000); }
+  }, quiet(3, "two"));
+  ASSERT_EQ(r.processed().size(), 2u);
+  EXPECT_EQ(r.processed()[0].annotation, "short");
+  EXPECT_NEAR(avg_of(r, "short", 0), 10000, 4000);
+  EXPECT_NEAR(avg_of(r, "long", 0), 100000, 6000);
+}
+
+TEST(EngineGpuTest, KernelFromAWorkerThreadBelongsToTheOpenAnnotation) {
+  const auto r = profile("worker", configs({1}), [](const Config&) {
+    Annotation a("worker_thread");
+    std::thread t([] { launch_spin(30000); });
+    t.join();
+  }, quiet(3, "worker"));
+  ASSERT_EQ(r.processed().size(), 1u);
+  EXPECT_EQ(r.processed()[0].annotation, "worker_thread");
+  EXPECT_EQ(r.processed()[0].num_runs, 3u);
+  EXPECT_NEAR(r.processed()[0].avg, 30000, 5000);
+}
+
+TEST(EngineGpuTest, NestedAndDuplicateAnnotationsFail) {
+  EXPECT_THROW((void)profile("nested", configs({1}), [](const Config&) {
+    Annotation a("outer");
+    Annotation b("inner");
+  }, quiet(1, "nested")), AnnotationError);
+  EXPECT_THROW((void)profile("dup", configs({1}), [](const Config&) {
+    { Annotation a("same"); launch_empty(); }
+    { Annotation b("same"); launch_empty(); }
+  }, quiet(1, "dup")), AnnotationError);
+}
+
+TEST(EngineGpuTest, TwoKernelsInOneAnnotationNeedCombineOrIgnore) {
+  float* x = device_floats(1 << 20);
+  auto fn = [x](const Config&) {
+    Annotation a("pair");
+    launch_fill(x, 1.0f, 1 << 20);
+    launch_spin(20000);
+  };
+  try {
+    (void)profile("pair", configs({1}), fn, quiet(2, "pair"));
+    FAIL() << "expected ExtractionError";
+  } catch (const ExtractionError& e) {
+    EXPECT_NE(std::string(e.what()).find("More than one (total=2) kernel is launched within the pair annotation"),
+              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("fill_kernel"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("spin_kernel"), std::string::npos);
+  }
+  Options combined = quiet(2, "pair_combined");
+  combined.combine_kernel_metrics = [](double a, double b) { return a + b; };
+  const auto rc = profile("pair", configs({1}), fn, combined);
+  EXPECT_EQ(rc.processed()[0].kernel, "fill_kernel|spin_kernel");
+  EXPECT_GT(rc.processed()[0].avg, 20000);
+
+  Options ignoring = quiet(2, "pair_ignored");
+  ignoring.ignore_kernel_list = {"fill_kernel"};
+  const auto ri = profile("pair", configs({1}), fn, ignoring);
+  EXPECT_EQ(ri.processed()[0].kernel, "spin_kernel");
+  EXPECT_NEAR(ri.processed()[0].avg, 20000, 4000);
+  free_device(x);
+}
+
+TEST(EngineGpuTest, ExceptionInTheBenchmarkPropagatesAndTheJournalKeepsFinishedRuns) {
+  Options o = quiet(2, "failing");
+  std::string journal;
+  try {
+    (void)profile("failing", configs({1, 2, 3}), [](const Config& c) {
+      Annotation a("k");
+      launch_spin(10000);
+      if (c.index() == 2) throw std::runtime_error("bug in config 2");
+    }, o);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "bug in config 2");
+  }
+  for (const auto& f : std::filesystem::directory_iterator(o.output_prefix)) {
+    if (f.path().extension() == ".jsonl") journal = f.path().string();
+  }
+  ASSERT_FALSE(journal.empty());
+  const Results r = Results::load(journal);
+  EXPECT_FALSE(r.complete());
+  ASSERT_EQ(r.processed().size(), 2u);  // configs 0 and 1 survived
+  EXPECT_EQ(r.processed()[1].num_runs, 2u);
+}
+
+TEST(EngineGpuTest, FailedRunInsideAnnotationIsNaN) {
+  int call = 0;
+  const auto r = profile("ignored", configs({1}), [&](const Config&) {
+    annotate("k", [&] {
+      launch_spin(10000);
+      if (call++ == 1) throw std::runtime_error("flaky");
+    }, /*ignore_failures=*/true);
+  }, quiet(3, "ignored"));
+  ASSERT_EQ(r.raw().size(), 3u);
+  EXPECT_TRUE(std::isnan(r.raw()[1].value));
+  EXPECT_EQ(r.processed()[0].num_runs, 2u);
+}
+
+TEST(EngineGpuTest, NoKernelInAnnotationIsAnError) {
+  try {
+    (void)profile("nothing", configs({1}), [](const Config&) { Annotation a("empty"); }, quiet(1, "nothing"));
+    FAIL();
+  } catch (const ExtractionError& e) {
+    EXPECT_NE(std::string(e.what()).find("No kernels were profiled in annotation 'empty'"), std::string::npos);
+  }
+}
+
+TEST(EngineGpuTest, WarmupRunsAreNotMeasured) {
+  int calls = 0;
+  Options o = quiet(2, "warmup");
+  o.warmup_runs = 3;
+  const auto r = profile("warmup", configs({1}), [&](const Config&) {
+    ++calls;
+    Annotation a("k");
+    launch_spin(5000);
+  }, o);
+  EXPECT_EQ(calls, 5);
+  EXPECT_EQ(r.processed()[0].num_runs, 2u);
+}
+
+TEST(EngineGpuTest, FlushedRunsAreNotFasterThanWarmOnes) {
+  // 2 x L2 (= 120 MiB on an H200) read per run, plus a 16 MiB buffer that fits in L2.
+  const std::size_t big = (2 * 60u << 20) / sizeof(float) * 2, small = (16u << 20) / sizeof(float);
+  float* x = device_floats(big);
+  launch_fill(x, 1.5f, big);
+  float* out = device_floats(1);
+  auto fn = [&](const Config& c) {
+    const std::size_t n = c.get<std::int64_t>(0);
+    launch_read_sum(x, n, out);  // warms L2 with this buffer
+    Annotation a("read");
+    launch_read_sum(x, n, out);
+  };
+  Options cold = quiet(20, "flush_all");
+  cold.cache_control = "all";
+  Options warm = quiet(20, "flush_none");
+  const auto rc = profile("flush", configs({static_cast<long long>(big), static_cast<long long>(small)}), fn, cold);
+  const auto rw = profile("flush", configs({static_cast<long long>(big), static_cast<long long>(small)}), fn, warm);
+  std::vector<double> cold_big, warm_big, cold_small, warm_small;
+  for (const auto& row : rc.raw()) (row.config == 0 ? cold_big : cold_small).push_back(row.value);
+  for (const auto& row : rw.raw()) (row.config == 0 ? warm_big : warm_small).push_back(row.value);
+  const double cb = stats::median(cold_big), wb = stats::median(warm_big);
+  const double cs = stats::median(cold_small), ws = stats::median(warm_small);
+  std::printf("read 2xL2: flushed %.0f ns, warm %.0f ns; read 16 MiB: flushed %.0f ns, warm %.0f ns\n", cb, wb, cs, ws);
+  EXPECT_GE(cb, 0.98 * wb);
+  EXPECT_GT(cs, 1.05 * ws) << "a buffer that fits in L2 must be slower to read after a flush";
+  free_device(x);
+  free_device(out);
+}
+
+TEST(EngineGpuTest, OutputsCsvJsonAndJournal) {
+  Options o = quiet(2, "outputs");
+  o.output_csv = true;
+  const auto r = profile("outputs", configs({1}), [](const Config&) {
+    Annotation a("k");
+    launch_spin(5000);
+  }, o);
+  const std::string tag = "outputs-" + std::to_string(r.id());
+  EXPECT_TRUE(std::filesystem::exists(o.output_prefix + "profiled_data-" + tag + ".csv"));
+  EXPECT_TRUE(std::filesystem::exists(o.output_prefix + "processed_data-" + tag + ".csv"));
+  EXPECT_TRUE(std::filesystem::exists(r.journal_path()));
+  r.write_json(o.output_prefix + "r.json");
+  const auto back = Results::load(o.output_prefix + "r.json");
+  EXPECT_DOUBLE_EQ(back.processed()[0].avg, r.processed()[0].avg);
+  const auto from_journal = Results::load(r.journal_path());
+  EXPECT_TRUE(from_journal.complete());
+  EXPECT_DOUBLE_EQ(from_journal.processed()[0].avg, r.processed()[0].avg);
+}
+
+TEST(EngineGpuTest, CallCounterAdvancesPerName) {
+  auto fn = [](const Config&) { Annotation a("k"); launch_empty(); };
+  const auto a = profile("counter", configs({1}), fn, quiet(1, "counter"));
+  const auto b = profile("counter", configs({1}), fn, quiet(1, "counter2"));
+  EXPECT_EQ(b.id(), a.id() + 1);
+}
+
+}  // namespace
+}  // namespace kscope

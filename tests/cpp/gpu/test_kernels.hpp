@@ -1,0 +1,30 @@
+#pragma once
+// Kernels with known work for GPU tests, callable from plain C++ test files.
+
+#include <cstddef>
+
+namespace kscope::testing {
+
+/// c = a + b over n floats (reads 8n bytes, writes 4n).
+void launch_vadd(const float* a, const float* b, float* c, std::size_t n);
+/// y = s * x over n floats.
+void launch_scale(float* y, const float* x, float s, std::size_t n);
+/// Sums n floats into *out (reads 4n bytes).
+void launch_read_sum(const float* x, std::size_t n, float* out);
+/// Spins for about `ns` nanoseconds on one block (a kernel of known duration).
+void launch_spin(long long ns);
+/// An empty kernel.
+void launch_empty();
+/// Fills n floats with `value`.
+void launch_fill(float* x, float value, std::size_t n);
+
+/// Device-to-device copy rate in bytes/s counting bytes read plus bytes written, measured with
+/// CUDA events over `bytes`-sized buffers (median of several copies).
+double measure_copy_rate(std::size_t bytes);
+
+/// cudaMalloc that throws on failure.
+float* device_floats(std::size_t n);
+void free_device(void* p);
+void synchronize();
+
+}  // namespace kscope::testing

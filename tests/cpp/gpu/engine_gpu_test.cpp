@@ -45,7 +45,7 @@ TEST(EngineGpuTest, SpinKernelDurationIsMeasured) {
   EXPECT_NEAR(avg_of(r, "spin", 1), 200000, 6000);
   EXPECT_EQ(r.processed()[0].num_runs, 5u);
   EXPECT_EQ(r.processed()[0].unit, "ns");
-  EXPECT_EQ(r.processed()[0].kernel, "spin_kernel");
+  EXPECT_EQ(r.processed()[0].kernel, "kscope::testing::(anonymous namespace)::spin_kernel");
   EXPECT_EQ(r.raw().size(), 10u);
   EXPECT_FALSE(r.metadata().gpu.empty());
   EXPECT_GT(r.metadata().compute_clock, 0);
@@ -106,13 +106,15 @@ TEST(EngineGpuTest, TwoKernelsInOneAnnotationNeedCombineOrIgnore) {
   Options combined = quiet(2, "pair_combined");
   combined.combine_kernel_metrics = [](double a, double b) { return a + b; };
   const auto rc = profile("pair", configs({1}), fn, combined);
-  EXPECT_EQ(rc.processed()[0].kernel, "fill_kernel|spin_kernel");
+  EXPECT_EQ(rc.processed()[0].kernel,
+            "kscope::testing::(anonymous namespace)::fill_kernel|"
+            "kscope::testing::(anonymous namespace)::spin_kernel");
   EXPECT_GT(rc.processed()[0].avg, 20000);
 
   Options ignoring = quiet(2, "pair_ignored");
   ignoring.ignore_kernel_list = {"fill_kernel"};
   const auto ri = profile("pair", configs({1}), fn, ignoring);
-  EXPECT_EQ(ri.processed()[0].kernel, "spin_kernel");
+  EXPECT_EQ(ri.processed()[0].kernel, "kscope::testing::(anonymous namespace)::spin_kernel");
   EXPECT_NEAR(ri.processed()[0].avg, 20000, 4000);
   free_device(x);
 }

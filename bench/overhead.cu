@@ -1,0 +1,96 @@
+// Timing overhead of kscope's cupti tool against a bare loop doing the same work.
+//   kscope_bench_overhead --configs N --runs R --kernel-ns T [--repeats K] [--cache none|all]
+// Runs, alternating, K times each: (a) the bare loop: for every config and run, launch a spin
+// kernel of T ns and synchronise the device (what kscope's loop does around a run); (b) the same
+// sweep through kscope::profile (cupti tool, SILENT, thermal off). Prints one JSON object with
+// every wall time (s) and the per-run kernel durations kscope measured.
+#include <kscope/kscope.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+__global__ void spin(long long ns) {
+  long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string json_list(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int configs = 1, runs = 1000, repeats = 3;
+  long long kernel_ns = 5000;
+  std::string cache = "none";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--configs")) configs = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--kernel-ns")) kernel_ns = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--repeats")) repeats = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--cache")) cache = argv[i + 1];
+    else { std::fprintf(stderr, "unknown argument %s\n", argv[i]); return 2; }
+  }
+  try {
+    std::vector<kscope::Config> sweep;
+    for (int c = 0; c < configs; ++c) sweep.emplace_back(std::vector<kscope::Value>{c}, std::vector<std::string>{"config"});
+    kscope::Options opt;
+    opt.runs = runs;
+    opt.verbosity = kscope::Verbosity::kSilent;
+    opt.cache_control = cache;
+    opt.thermal_mode = "off";
+    opt.output_prefix = "/tmp/kscope_bench_overhead/";
+    // Warm up: module load, CUPTI initialisation.
+    spin<<<1, 32>>>(kernel_ns);
+    cudaDeviceSynchronize();
+    (void)kscope::profile("warmup", {sweep.front()}, [&](const kscope::Config&) {
+      kscope::Annotation a("spin");
+      spin<<<1, 32>>>(kernel_ns);
+    }, opt);
+
+    std::vector<double> bare, with_kscope, kernel_ns_measured;
+    for (int rep = 0; rep < repeats; ++rep) {
+      auto t0 = std::chrono::steady_clock::now();
+      for (int c = 0; c < configs; ++c) {
+        for (int r = 0; r < runs; ++r) {
+          spin<<<1, 32>>>(kernel_ns);
+          cudaDeviceSynchronize();
+        }
+      }
+      bare.push_back(seconds_since(t0));
+      t0 = std::chrono::steady_clock::now();
+      auto res = kscope::profile("overhead", sweep, [&](const kscope::Config&) {
+        kscope::Annotation a("spin");
+        spin<<<1, 32>>>(kernel_ns);
+      }, opt);
+      with_kscope.push_back(seconds_since(t0));
+      if (rep == 0) {
+        for (const auto& row : res.raw()) kernel_ns_measured.push_back(row.value);
+      }
+    }
+    std::printf("{\"configs\": %d, \"runs\": %d, \"kernel_ns\": %lld, \"cache_control\": \"%s\", "
+                "\"bare_s\": %s, \"kscope_s\": %s, \"kscope_kernel_ns\": %s}\n",
+                configs, runs, kernel_ns, cache.c_str(), json_list(bare).c_str(),
+                json_list(with_kscope).c_str(), json_list(kernel_ns_measured).c_str());
+  } catch (const kscope::Error& e) {
+    std::fprintf(stderr, "kscope: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

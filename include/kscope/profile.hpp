@@ -4,6 +4,7 @@
 /// launched inside its annotations.
 
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,5 +35,13 @@ using Benchmark = std::function<void(const Config& config)>;
 
 /// kscope's version string ("0.1.0").
 [[nodiscard]] const char* version();
+
+/// Whether a usable CUDA device is present; if not, `reason` (when given) receives the
+/// explanation profile()'s NoDeviceError would carry. For test suites and tools that skip.
+[[nodiscard]] bool device_available(std::string* reason = nullptr);
+
+/// Names of the collection tools this build has (values of Options::tool that profile() can
+/// run), e.g. {"cupti"}.
+[[nodiscard]] std::vector<std::string> available_tools();
 
 }  // namespace kscope

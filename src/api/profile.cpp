@@ -45,6 +45,8 @@ void check_configs(std::string_view name, std::vector<Config>& configs) {
 
 }  // namespace
 
+bool device_available(std::string* reason) { return cuda::device_available(reason); }
+
 Results profile(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
                 const Options& options) {
   Options opt = options;

@@ -1,0 +1,94 @@
+// kscope::Results (raw and processed rows, metadata, configs) plus its file formats. The pandas
+// DataFrames are built in Python (kscope/_dataframe.py) from these rows.
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <sstream>
+
+#include "bindings.hpp"
+#include "kscope/results.hpp"
+
+namespace kscope::python {
+
+void bind_results(nb::module_& m) {
+  nb::class_<Metadata>(m, "Metadata", "Where and with what the results were measured.")
+      .def(nb::init<>())
+      .def_rw("gpu", &Metadata::gpu)
+      .def_rw("device", &Metadata::device)
+      .def_rw("pci_bus_id", &Metadata::pci_bus_id)
+      .def_rw("compute_capability", &Metadata::compute_capability)
+      .def_rw("sm_count", &Metadata::sm_count)
+      .def_rw("l2_cache_bytes", &Metadata::l2_cache_bytes)
+      .def_rw("compute_clock", &Metadata::compute_clock, "peak SM clock, kHz")
+      .def_rw("memory_clock", &Metadata::memory_clock, "peak memory clock, kHz")
+      .def_rw("driver_version", &Metadata::driver_version)
+      .def_rw("runtime_version", &Metadata::runtime_version)
+      .def_rw("host", &Metadata::host)
+      .def_rw("kscope_version", &Metadata::kscope_version)
+      .def_rw("tool", &Metadata::tool)
+      .def_rw("tool_version", &Metadata::tool_version)
+      .def_rw("started_at", &Metadata::started_at)
+      .def_rw("wall_seconds", &Metadata::wall_seconds);
+
+  nb::class_<RawRow>(m, "RawRow", "One measured value: one (annotation, metric, config, run).")
+      .def(nb::init<>())
+      .def_rw("annotation", &RawRow::annotation)
+      .def_rw("value", &RawRow::value, "NaN for a failed run")
+      .def_rw("metric", &RawRow::metric)
+      .def_rw("kernel", &RawRow::kernel)
+      .def_rw("unit", &RawRow::unit)
+      .def_rw("config", &RawRow::config, "index into Results.configs")
+      .def_rw("run", &RawRow::run);
+
+  nb::class_<ProcessedRow>(m, "ProcessedRow", "Statistics of one (annotation, metric, config).")
+      .def(nb::init<>())
+      .def_rw("annotation", &ProcessedRow::annotation)
+      .def_rw("metric", &ProcessedRow::metric)
+      .def_rw("config", &ProcessedRow::config, "index into Results.configs")
+      .def_rw("avg", &ProcessedRow::avg)
+      .def_rw("stddev", &ProcessedRow::stddev)
+      .def_rw("min", &ProcessedRow::min)
+      .def_rw("max", &ProcessedRow::max)
+      .def_rw("num_runs", &ProcessedRow::num_runs)
+      .def_rw("kernel", &ProcessedRow::kernel)
+      .def_rw("unit", &ProcessedRow::unit)
+      .def_rw("ci95_lower", &ProcessedRow::ci95_lower)
+      .def_rw("ci95_upper", &ProcessedRow::ci95_upper)
+      .def_rw("rel_stddev_pct", &ProcessedRow::rel_stddev_pct)
+      .def_rw("stable", &ProcessedRow::stable)
+      .def_rw("normalized", &ProcessedRow::normalized)
+      .def_rw("normalization_value", &ProcessedRow::normalization_value)
+      .def_rw("geomean", &ProcessedRow::geomean);
+
+  nb::class_<Results>(m, "Results", "The outcome of profile() or of loading a saved result.")
+      .def_prop_ro("name", &Results::name)
+      .def_prop_ro("id", &Results::id)
+      .def_prop_ro("options", &Results::options)
+      .def_prop_ro("parameters", &Results::parameters)
+      .def_prop_ro("configs", &Results::configs)
+      .def_prop_ro("raw", &Results::raw)
+      .def_prop_ro("processed", &Results::processed)
+      .def_prop_ro("metadata", &Results::metadata)
+      .def_prop_ro("journal_path", &Results::journal_path)
+      .def_prop_ro("complete", &Results::complete)
+      .def("rows", &Results::rows, nb::arg("metric"), "Processed rows of one metric.")
+      .def("table",
+           [](const Results& r) {
+             std::ostringstream out;
+             r.print(out);
+             return out.str();
+           },
+           "The aligned human-readable processed table (what Results::print writes).")
+      .def("write_csv", &Results::write_csv, nb::arg("prefix"),
+           "Writes <prefix>profiled_data-<name>-<id>.csv and processed_data-...csv; returns "
+           "both paths.")
+      .def("write_json", &Results::write_json, nb::arg("path"))
+      .def("to_json", &Results::to_json, "The JSON document as text.")
+      .def_static("load", &Results::load, nb::arg("path"),
+                  "Loads a JSON result (from C++ or Python) or a session journal (.jsonl).");
+  m.attr("SCHEMA_VERSION") = kSchemaVersion;
+}
+
+}  // namespace kscope::python

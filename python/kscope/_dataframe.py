@@ -1,0 +1,101 @@
+"""pandas DataFrames from the engine's result rows, with the column order of nsight-python
+(reference §4.2 and §4.6) and the original Python objects in the parameter columns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+def _object_column(values: Sequence[Any]) -> pd.Series:
+    # Filled element by element so that tuples, lists and tensors stay single objects (a plain
+    # constructor would try to broadcast them); infer_objects then gives ints int64, floats
+    # float64, and so on.
+    array = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        array[i] = value
+    return pd.Series(array, dtype=object).infer_objects()
+
+
+def _parameter_columns(
+    parameters: Sequence[str], rows: Sequence[tuple[Any, ...]], config_of_row: Sequence[int]
+) -> dict[str, pd.Series]:
+    return {
+        name: _object_column([rows[c][j] if j < len(rows[c]) else None for c in config_of_row])
+        for j, name in enumerate(parameters)
+    }
+
+
+def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
+    return {
+        "GPU": [metadata.gpu] * n,
+        "Host": [metadata.host] * n,
+        "ComputeClock": np.full(n, metadata.compute_clock, dtype=np.int64),
+        "MemoryClock": np.full(n, metadata.memory_clock, dtype=np.int64),
+    }
+
+
+def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """One row per (annotation, metric, config): ``Annotation, Metric, <parameters>,
+    AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
+    MemoryClock, Unit, CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement,
+    Normalized, [NormalizationValue], Geomean``."""
+    processed = results.processed
+    n = len(processed)
+    columns: dict[str, Any] = {
+        "Annotation": [p.annotation for p in processed],
+        "Metric": [p.metric for p in processed],
+    }
+    columns.update(_parameter_columns(results.parameters, rows, [p.config for p in processed]))
+    columns.update(
+        {
+            "AvgValue": np.array([p.avg for p in processed], dtype=float),
+            "StdDev": np.array([p.stddev for p in processed], dtype=float),
+            "MinValue": np.array([p.min for p in processed], dtype=float),
+            "MaxValue": np.array([p.max for p in processed], dtype=float),
+            "NumRuns": np.array([p.num_runs for p in processed], dtype=np.int64),
+            "Kernel": [p.kernel for p in processed],
+        }
+    )
+    columns.update(_environment_columns(results.metadata, n))
+    columns.update(
+        {
+            "Unit": [np.nan if p.unit is None else p.unit for p in processed],
+            "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
+            "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
+            "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),
+            "StableMeasurement": pd.array([p.stable for p in processed], dtype="boolean"),
+            "Normalized": _object_column(
+                [False if p.normalized is None else p.normalized for p in processed]
+            ),
+        }
+    )
+    if any(p.normalized is not None for p in processed):
+        columns["NormalizationValue"] = np.array(
+            [np.nan if p.normalization_value is None else p.normalization_value for p in processed],
+            dtype=float,
+        )
+    columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
+    return pd.DataFrame(columns, index=pd.RangeIndex(n))
+
+
+def raw_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """One row per (annotation, metric, config, run): ``Annotation, Value, Metric, Kernel, GPU,
+    Host, ComputeClock, MemoryClock, Unit, <parameters>``."""
+    raw = results.raw
+    n = len(raw)
+    columns: dict[str, Any] = {
+        "Annotation": [r.annotation for r in raw],
+        "Value": np.array([r.value for r in raw], dtype=float),
+        "Metric": [r.metric for r in raw],
+        "Kernel": [r.kernel for r in raw],
+    }
+    columns.update(_environment_columns(results.metadata, n))
+    columns["Unit"] = [np.nan if r.unit is None else r.unit for r in raw]
+    columns.update(_parameter_columns(results.parameters, rows, [r.config for r in raw]))
+    return pd.DataFrame(columns, index=pd.RangeIndex(n))
+
+
+__all__ = ["processed_frame", "raw_frame"]

@@ -1,0 +1,24 @@
+"""Access to the private extension module ``kscope._kscope`` (the C++ engine).
+
+Every other module imports the engine through here, so that a missing build fails with one
+message that says how to build it, and so that the engine's error classes are mapped onto
+:mod:`kscope.exceptions` exactly once.
+"""
+
+from __future__ import annotations
+
+from . import exceptions
+
+try:
+    from . import _kscope as native
+except ImportError as error:  # pragma: no cover - depends on the build
+    raise ImportError(
+        "kscope's native module kscope._kscope is not built or cannot be loaded "
+        f"({error}). Install the package with `pip install .`, or build it in-tree with "
+        "`cmake -S . -B build -G Ninja -DKSCOPE_BUILD_PYTHON=ON && ninja -C build _kscope` "
+        "and put the repository's python/ directory on PYTHONPATH."
+    ) from error
+
+native._register_exceptions(exceptions.ENGINE_EXCEPTIONS)
+
+__all__ = ["native"]

@@ -1,0 +1,117 @@
+"""kscope.annotate and kscope.analyze.ignore_failures. Annotations are the engine's registry,
+which works without a GPU; duplicate names within one run need a session (GPU tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+import kscope
+from kscope._native import native
+from kscope.exceptions import AnnotationError
+
+
+@pytest.fixture
+def ended(monkeypatch):
+    """Records the `failed` flag of every end_annotation call."""
+    calls = []
+    real = native.end_annotation
+
+    def spy(failed=False):
+        calls.append(failed)
+        real(failed)
+
+    monkeypatch.setattr(native, "end_annotation", spy)
+    return calls
+
+
+def test_context_manager_opens_and_closes():
+    with kscope.annotate("outer") as a:
+        assert native.current_annotation() == "outer"
+        assert a.name == "outer"
+    assert native.current_annotation() == ""
+
+
+def test_nested_annotations_are_refused():
+    with kscope.annotate("outer"):
+        with pytest.raises(ValueError, match=r"^Nested annotations are not supported\. Cannot "
+                           r"enter annotation 'inner' while another annotation is active"):  # fmt: skip
+            with kscope.annotate("inner"):
+                pass
+        assert native.current_annotation() == "outer"
+    assert native.current_annotation() == ""
+
+
+def test_nested_error_is_an_annotation_error():
+    with kscope.annotate("outer"):
+        with pytest.raises(AnnotationError):
+            kscope.annotate("inner").__enter__()
+
+
+def test_decorated_function_inside_an_annotation_is_nested():
+    @kscope.annotate("inner")
+    def inner():
+        pass
+
+    with kscope.annotate("outer"):
+        with pytest.raises(ValueError, match="Nested annotations are not supported"):
+            inner()
+
+
+def test_decorator_form_wraps_every_call(ended):
+    @kscope.annotate("region")
+    def work(x):
+        assert native.current_annotation() == "region"
+        return x * 2
+
+    assert work(3) == 6
+    assert work.__name__ == "work"
+    assert ended == [False]
+
+
+def test_exception_propagates_and_marks_the_run_failed(ended):
+    with pytest.raises(RuntimeError, match="boom"):
+        with kscope.annotate("a"):
+            raise RuntimeError("boom")
+    assert ended == [True]
+    assert native.current_annotation() == ""
+
+
+def test_ignore_failures_swallows_and_marks_failed(ended):
+    with pytest.warns(RuntimeWarning, match=r"Annotation 'a' ignored an exception "
+                      r"\(RuntimeError: boom\)"):  # fmt: skip
+        with kscope.annotate("a", ignore_failures=True):
+            raise RuntimeError("boom")
+    assert ended == [True]
+
+
+def test_ignore_failures_as_decorator(ended):
+    @kscope.annotate("a", ignore_failures=True)
+    def fails():
+        raise ValueError("x")
+
+    with pytest.warns(RuntimeWarning):
+        assert fails() is None
+    assert ended == [True]
+
+
+def test_ignore_failures_lets_keyboard_interrupt_through(ended):
+    with pytest.raises(KeyboardInterrupt):
+        with kscope.annotate("a", ignore_failures=True):
+            raise KeyboardInterrupt
+    assert ended == [True]
+
+
+def test_name_must_be_a_string():
+    with pytest.raises(TypeError, match="annotation name must be a str"):
+        kscope.annotate(3)
+
+
+def test_analyze_ignore_failures_swallows_exceptions():
+    with kscope.analyze.ignore_failures():
+        raise RuntimeError("ignored")
+
+
+def test_analyze_ignore_failures_keeps_keyboard_interrupt():
+    with pytest.raises(KeyboardInterrupt):
+        with kscope.analyze.ignore_failures():
+            raise KeyboardInterrupt

@@ -1,0 +1,385 @@
+"""@kscope.analyze.kernel: decoration-time checks, options reaching the engine, the wrapper's
+call semantics. The engine is the fake_engine fixture (no GPU) unless a test says otherwise."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import kscope
+from kscope._native import native
+from kscope.exceptions import (
+    InvalidArgument,
+    NoDeviceError,
+    NotSupportedError,
+    ProfilerException,
+    ToolError,
+)
+
+SILENT = kscope.VerbosityLevel.SILENT
+DEVICE_OK, _ = native.device_available()
+
+
+def test_bare_decorator(fake_engine):
+    @kscope.analyze.kernel
+    def f(n):
+        pass
+
+    assert f.__name__ == "f"
+    f(1)
+    assert fake_engine.calls[0]["options"].runs == 1
+
+
+def test_decorator_with_empty_parentheses(fake_engine):
+    @kscope.analyze.kernel()
+    def f(n):
+        pass
+
+    f(1)
+    assert fake_engine.calls[0]["name"] == "f"
+
+
+def test_decorator_with_options(fake_engine):
+    runs = []
+
+    @kscope.analyze.kernel(runs=3, verbosity=SILENT)
+    def f(n):
+        runs.append(n)
+
+    df = f(7).to_dataframe()
+    assert runs == [7, 7, 7]
+    assert df["NumRuns"].tolist() == [3]
+
+
+@pytest.mark.parametrize(
+    ("option", "text"),
+    [
+        ("clock_control", r"^Invalid clock_control 'invalid_value'\. Expected 'base' or 'none'\.$"),
+        ("cache_control", r"^Invalid cache_control 'invalid_value'\. Expected 'all' or 'none'\.$"),
+        ("replay_mode", r"^Invalid replay_mode 'invalid_value'\. Expected 'kernel' or 'range'\.$"),
+        ("thermal_mode", r"^Invalid thermal_mode 'invalid_value'\. Expected 'auto', 'manual' or"),
+    ],
+)
+def test_invalid_choice_at_decoration(option, text):
+    with pytest.raises(ValueError, match=text) as info:
+        kscope.analyze.kernel(**{option: "invalid_value"})
+    assert isinstance(info.value, InvalidArgument)
+
+
+def test_choice_of_wrong_type():
+    with pytest.raises(ValueError, match=r"^Invalid cache_control None\. Expected 'all' or 'none'"):
+        kscope.analyze.kernel(cache_control=None)
+
+
+def test_thermal_cont_not_above_thermal_wait():
+    with pytest.raises(ValueError, match=r"^Invalid thermal control parameters: thermal_cont "
+                       r"\(10°C\) must be greater than thermal_wait \(15°C\)\."):  # fmt: skip
+        kscope.analyze.kernel(thermal_wait=15, thermal_cont=10)
+
+
+def test_thermal_values_are_ints():
+    with pytest.raises(TypeError, match="thermal_wait must be an int or None"):
+        kscope.analyze.kernel(thermal_wait=1.5)
+
+
+@pytest.mark.parametrize("mode", ["auto", "manual", "off"])
+def test_thermal_options_reach_the_engine(fake_engine, mode):
+    @kscope.analyze.kernel(thermal_mode=mode, thermal_wait=12, thermal_cont=25,
+                           thermal_timeout=60, thermal_device=0, verbosity=SILENT)  # fmt: skip
+    def f():
+        pass
+
+    f()
+    o = fake_engine.calls[0]["options"]
+    assert (o.thermal_mode, o.thermal_wait, o.thermal_cont, o.thermal_timeout, o.thermal_device) == (
+        mode, 12, 25, 60, 0)  # fmt: skip
+
+
+def test_runs_must_be_positive():
+    with pytest.raises(InvalidArgument, match=r"^Invalid runs 0\."):
+        kscope.analyze.kernel(runs=0)
+
+
+def test_runs_must_be_an_int():
+    with pytest.raises(TypeError, match="runs must be an int"):
+        kscope.analyze.kernel(runs="3")
+    with pytest.raises(TypeError, match="runs must be an int"):
+        kscope.analyze.kernel(runs=True)
+
+
+def test_metrics_must_be_a_sequence_of_names():
+    with pytest.raises(TypeError, match="metrics must be a sequence of str"):
+        kscope.analyze.kernel(metrics="gpu__time_duration.sum")
+
+
+def test_metric_names_are_stripped(fake_engine):
+    @kscope.analyze.kernel(metrics=["  gpu__time_duration.sum \n"], verbosity=SILENT)
+    def f():
+        pass
+
+    f()
+    assert fake_engine.calls[0]["options"].metrics == ["gpu__time_duration.sum"]
+
+
+def test_derive_metric_must_be_callable():
+    with pytest.raises(TypeError, match="^derive_metric must be a callable function$"):
+        kscope.analyze.kernel(derive_metric=3)
+
+
+def test_combine_kernel_metrics_checks():
+    with pytest.raises(TypeError, match="combine_kernel_metrics must be a callable"):
+        kscope.analyze.kernel(combine_kernel_metrics="sum")
+    with pytest.raises(ValueError, match="exactly two positional arguments"):
+        kscope.analyze.kernel(combine_kernel_metrics=lambda x: x)
+
+
+def test_combine_kernel_metrics_called_from_the_engine(fake_engine):
+    @kscope.analyze.kernel(combine_kernel_metrics=lambda x, y: np.float32(x + y), verbosity=SILENT)
+    def f():
+        pass
+
+    f()
+    assert fake_engine.calls[0]["combined"] == 3.0
+
+
+def test_invalid_verbosity():
+    with pytest.raises(ValueError, match=r"Invalid verbosity 2\. Expected one of "
+                       r"VerbosityLevel\.SILENT"):  # fmt: skip
+        kscope.analyze.kernel(verbosity=2)
+
+
+def test_verbosity_reaches_the_engine(fake_engine):
+    @kscope.analyze.kernel(verbosity=kscope.VerbosityLevel.DEBUG)
+    def f():
+        pass
+
+    f()
+    assert fake_engine.calls[0]["options"].verbosity == native.Verbosity.DEBUG
+
+
+def test_clock_control_base_is_refused_by_the_cupti_tool():
+    with pytest.raises(NotSupportedError, match="clock_control 'base' needs the ncu tool"):
+        kscope.analyze.kernel(clock_control="base")
+
+
+def test_every_option_reaches_the_engine(fake_engine, tmp_path):
+    prefix = str(tmp_path / "out" / "run_")
+
+    @kscope.analyze.kernel(runs=2, warmup_runs=1, cache_control="none", replay_mode="kernel",
+                           ignore_kernel_list=["memset"], normalize_against="fake",
+                           output_prefix=prefix, output_csv=True, verbosity=SILENT)  # fmt: skip
+    def f():
+        pass
+
+    f()
+    o = fake_engine.calls[0]["options"]
+    assert (o.runs, o.warmup_runs, o.cache_control, o.replay_mode) == (2, 1, "none", "kernel")
+    assert (o.ignore_kernel_list, o.normalize_against) == (["memset"], "fake")
+    assert (o.output_prefix, o.output_csv, o.tool) == (prefix, True, "cupti")
+
+
+def test_output_prefix_directory_created_at_decoration(tmp_path):
+    prefix = tmp_path / "a" / "b" / "pre_"
+
+    @kscope.analyze.kernel(output_prefix=str(prefix))
+    def f():
+        pass
+
+    assert prefix.parent.is_dir()
+
+
+def test_default_output_prefix_is_one_temporary_directory(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        pass
+
+    f()
+    f()
+    first, second = (c["options"].output_prefix for c in fake_engine.calls)
+    assert first == second and first.endswith(os.sep)
+    assert os.path.basename(first.rstrip(os.sep)).startswith("kscope_") and os.path.isdir(first)
+
+
+def test_plot_is_not_available_yet():
+    with pytest.raises(NotSupportedError, match="kscope.analyze.plot is not available yet"):
+        kscope.analyze.plot("plot.png")
+
+
+def test_return_value_warning(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        return 42
+
+    with pytest.warns(RuntimeWarning, match="^Function 'f' returns a value, but the return value "
+                      "for a function which is decorated with nsight.analyze.kernel is ignored "
+                      "and instead the ProfileResults object is returned.$") as record:
+        result = f()
+    assert isinstance(result, kscope.ProfileResults)
+    assert record[0].filename == __file__
+
+
+def test_no_warning_for_none(fake_engine, recwarn):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        return None
+
+    f()
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_run_ids_count_per_function(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def g():
+        pass
+
+    assert [g().id, g().id, g().id] == [0, 1, 2]
+    assert fake_engine.calls[0]["name"] == "g"
+
+
+def test_repeated_calls_return_their_own_rows(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f(n):
+        pass
+
+    assert len(f(1).to_dataframe()) == 1
+    assert len(f(configs=[(1,), (2,)]).to_dataframe()) == 2
+
+
+def test_python_exception_propagates_unchanged(fake_engine):
+    error = KeyError("mine")
+
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        raise error
+
+    with pytest.raises(KeyError) as info:
+        f()
+    assert info.value is error
+
+
+def test_keyboard_interrupt_propagates(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        f()
+
+
+def test_engine_output_goes_to_sys_stdout(fake_engine, capsys):
+    @kscope.analyze.kernel()
+    def f():
+        pass
+
+    f()
+    assert "[kscope] driven by _test_drive_callbacks\n" in capsys.readouterr().out
+
+
+def test_engine_warnings_become_python_warnings(fake_engine):
+    fake_engine.warning = "GPU throttled during 2 of 3 runs"
+
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        pass
+
+    with pytest.warns(RuntimeWarning, match="^GPU throttled during 2 of 3 runs$"):
+        f()
+
+
+def test_configs_keep_python_objects(fake_engine):
+    tensor = np.arange(6).reshape(2, 3)
+
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f(n, shape, opts, data):
+        pass
+
+    r = f(configs=[(1, (2, 3), {"dtype": "f16"}, tensor), (2, [4, 5], {"dtype": "f32"}, tensor)])
+    df = r.to_dataframe()
+    assert df["n"].dtype == "int64" and df["n"].tolist() == [1, 2]
+    assert df["shape"].tolist() == [(2, 3), [4, 5]]
+    assert df["opts"][1] == {"dtype": "f32"}
+    assert df["data"][0] is tensor
+    labels = [c.label for c in fake_engine.calls[0]["configs"]]
+    assert labels[0] == "n=1, shape=(2, 3), opts={'dtype': 'f16'}, data=ndarray(shape=(2, 3), dtype=int64)"
+
+
+def test_info_collectors_validated_then_refused():
+    def driver_version():
+        return "13.0"
+
+    with pytest.raises(ValueError, match="missing @nsight.experimental.collect"):
+        kscope.analyze.kernel(info_collectors=[driver_version])(lambda: None)
+    with pytest.raises(ValueError, match=r"Tuple-format info collector must be \(name, callback, "
+                       r"scope\)"):  # fmt: skip
+        kscope.analyze.kernel(info_collectors=[("a", driver_version)])(lambda: None)
+    with pytest.raises(ProfilerException, match="collides with a reserved profiler column"):
+        kscope.analyze.kernel(info_collectors=[("GPU", driver_version, "once")])(lambda: None)
+    collector = kscope.experimental.collect(driver_version, scope="once")
+    with pytest.raises(NotSupportedError, match=r"info_collectors are accepted and validated, "
+                       r"but kscope cannot run them yet \(\['driver_version'\]"):  # fmt: skip
+        kscope.analyze.kernel(info_collectors=[collector])(lambda: None)
+
+
+@pytest.mark.parametrize("collectors", [None, []])
+def test_no_info_collectors_is_fine(fake_engine, collectors):
+    @kscope.analyze.kernel(info_collectors=collectors, verbosity=SILENT)
+    def f():
+        pass
+
+    f()
+
+
+def test_invalid_collection_scope():
+    with pytest.raises(ValueError, match="Invalid collection scope 'sometimes'"):
+        kscope.experimental.collect(lambda: 1, scope="sometimes")
+
+
+@pytest.mark.skipif(DEVICE_OK, reason="checks the behaviour on a machine without a GPU")
+def test_no_cuda_device_before_anything_else(capfd, tmp_path):
+    ran = []
+
+    @kscope.analyze.kernel(configs=[(1,), (2,)], output_prefix=str(tmp_path / "p_"))
+    def f(n):
+        ran.append(n)
+        with kscope.annotate("a"):
+            pass
+
+    with pytest.raises(NoDeviceError, match="^no CUDA device: ") as info:
+        f()
+    assert isinstance(info.value, RuntimeError)
+    assert ran == []
+    assert capfd.readouterr().out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(DEVICE_OK, reason="checks the behaviour on a machine without a GPU")
+def test_tools_without_capability_fail_clearly_before_the_device(capfd):
+    @kscope.analyze.kernel(tool="sanitizer")
+    def f():
+        pass
+
+    with pytest.raises((NotSupportedError, ToolError), match="sanitizer"):
+        f()
+    assert capfd.readouterr().out == ""
+
+
+def test_tool_argument_validated():
+    with pytest.raises(ValueError, match=r"Invalid tool 'nsys'\. Expected a kscope\.Tool member"):
+        kscope.analyze.kernel(tool="nsys")
+
+
+def test_warning_points_at_user_code_also_from_nested_frames(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        return 1
+
+    def helper():
+        return f()
+
+    with pytest.warns(RuntimeWarning) as record:
+        helper()
+    assert record[0].filename == __file__
+    assert sys.modules["kscope"].__file__ not in record[0].filename

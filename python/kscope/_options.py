@@ -109,7 +109,7 @@ def _check_combiner(combine: Any) -> None:
 
 def make_settings(**options: Any) -> KernelSettings:
     """Checks every option of ``@kernel`` and returns them validated; raises ``TypeError``
-    (wrong Python type) or :class:`kscope.exceptions.InvalidArgument` /
+    (wrong Python type) or :class:`kscope.exceptions.InvalidArgumentError` /
     :class:`~kscope.exceptions.NotSupportedError` (engine rules) before any GPU work."""
     o = dict(options)
     _require_int("runs", o["runs"])

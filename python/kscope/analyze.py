@@ -106,7 +106,7 @@ def kernel(
         warmup_runs: (kscope) unmeasured runs per config before the measured ones.
 
     Raises:
-        TypeError, ValueError (:class:`kscope.exceptions.InvalidArgument`) or
+        TypeError, ValueError (:class:`kscope.exceptions.InvalidArgumentError`) or
         :class:`kscope.exceptions.NotSupportedError` here, at decoration, for bad options.
     """
     settings = make_settings(

@@ -20,7 +20,7 @@ class ProfilerException(Exception):
     """Base of every error kscope raises (nsight-python's generic profiler error)."""
 
 
-class InvalidArgument(ProfilerException, ValueError):
+class InvalidArgumentError(ProfilerException, ValueError):
     """An option, metric name or argument has an invalid value."""
 
 
@@ -73,7 +73,7 @@ class CoolingTimeoutError(ThermalControlError):
 #: C++ class name (``kscope::<name>``) -> Python class; the native module raises these.
 ENGINE_EXCEPTIONS: dict[str, type[Exception]] = {
     "Error": ProfilerException,
-    "InvalidArgument": InvalidArgument,
+    "InvalidArgument": InvalidArgumentError,
     "ConfigError": ConfigError,
     "AnnotationError": AnnotationError,
     "ExtractionError": ExtractionError,
@@ -126,7 +126,7 @@ __all__ = [
     "CoolingTimeoutError",
     "CuptiError",
     "ExtractionError",
-    "InvalidArgument",
+    "InvalidArgumentError",
     "MetricErrorType",
     "NCUErrorContext",
     "NCUNotAvailableError",

@@ -12,7 +12,7 @@ import pytest
 import kscope
 from kscope._native import native
 from kscope.exceptions import (
-    InvalidArgument,
+    InvalidArgumentError,
     NoDeviceError,
     NotSupportedError,
     ProfilerException,
@@ -66,7 +66,7 @@ def test_decorator_with_options(fake_engine):
 def test_invalid_choice_at_decoration(option, text):
     with pytest.raises(ValueError, match=text) as info:
         kscope.analyze.kernel(**{option: "invalid_value"})
-    assert isinstance(info.value, InvalidArgument)
+    assert isinstance(info.value, InvalidArgumentError)
 
 
 def test_choice_of_wrong_type():
@@ -99,7 +99,7 @@ def test_thermal_options_reach_the_engine(fake_engine, mode):
 
 
 def test_runs_must_be_positive():
-    with pytest.raises(InvalidArgument, match=r"^Invalid runs 0\."):
+    with pytest.raises(InvalidArgumentError, match=r"^Invalid runs 0\."):
         kscope.analyze.kernel(runs=0)
 
 

@@ -13,7 +13,7 @@ from kscope._native import native
     ("cpp_class", "python_class", "builtin"),
     [
         ("Error", ex.ProfilerException, None),
-        ("InvalidArgument", ex.InvalidArgument, ValueError),
+        ("InvalidArgument", ex.InvalidArgumentError, ValueError),
         ("ConfigError", ex.ConfigError, None),
         ("AnnotationError", ex.AnnotationError, ValueError),
         ("ExtractionError", ex.ExtractionError, RuntimeError),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
 from ._options import make_settings
 from ._profiler import make_wrapper
@@ -17,34 +17,6 @@ from .verbosity import VerbosityLevel
 KernelFunction = Callable[..., ProfileResults]
 
 
-@overload
-def kernel(_func: Callable[..., Any]) -> KernelFunction: ...
-@overload
-def kernel(
-    _func: None = None,
-    *,
-    configs: Iterable[Any] | None = None,
-    runs: int = 1,
-    derive_metric: Callable[..., Any] | None = None,
-    normalize_against: str | None = None,
-    verbosity: VerbosityLevel = VerbosityLevel.INFO,
-    metrics: Sequence[str] = ("gpu__time_duration.sum",),
-    ignore_kernel_list: Sequence[str] | None = None,
-    clock_control: str = "none",
-    cache_control: str = "all",
-    replay_mode: str = "kernel",
-    thermal_mode: str = "auto",
-    thermal_wait: int | None = None,
-    thermal_cont: int | None = None,
-    thermal_timeout: int | None = None,
-    thermal_device: int | None = None,
-    combine_kernel_metrics: Callable[[float, float], float] | None = None,
-    output_prefix: str | None = None,
-    output_csv: bool = False,
-    info_collectors: Sequence[Any] | None = None,
-    tool: Tool | str | None = None,
-    warmup_runs: int = 0,
-) -> Callable[[Callable[..., Any]], KernelFunction]: ...
 def kernel(
     _func: Callable[..., Any] | None = None,
     *,
@@ -69,7 +41,7 @@ def kernel(
     info_collectors: Sequence[Any] | None = None,
     tool: Tool | str | None = None,
     warmup_runs: int = 0,
-) -> Any:
+) -> KernelFunction | Callable[[Callable[..., Any]], KernelFunction]:
     """Profiles the kernels a function launches inside ``kscope.annotate`` regions.
 
     Usable as ``@kernel``, ``@kernel()`` and ``@kernel(**options)``. Calling the decorated

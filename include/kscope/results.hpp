@@ -6,7 +6,9 @@
 /// docs/output-schema.md documents every column and the JSON file.
 
 #include <cstddef>
+#include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +52,35 @@ struct RawRow {
   std::size_t run = 0;              ///< run index within the config
 };
 
+/// NVML clock-event reasons that mean the GPU slowed down for power or heat: SwPowerCap 0x4,
+/// HwSlowdown 0x8, SwThermalSlowdown 0x20, HwThermalSlowdown 0x40, HwPowerBrakeSlowdown 0x80.
+/// (The other bits: 0x1 GPU idle, 0x2 applications clocks setting, 0x10 sync boost, 0x100
+/// display clock setting.)
+inline constexpr std::uint64_t kSlowdownReasons = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+
+/// The state of the profiled GPU at one instant, read through NVML. A field is nullopt when the
+/// GPU or driver does not report it (docs/telemetry.md).
+struct TelemetrySample {
+  std::optional<int> sm_clock_mhz;       ///< current SM clock, MHz
+  std::optional<int> memory_clock_mhz;   ///< current memory clock, MHz
+  std::optional<int> temperature_c;      ///< GPU die temperature, degC
+  std::optional<int> headroom_c;         ///< thermal headroom: degC left before thermal slowdown
+  std::optional<double> power_w;         ///< board power draw, W (NVML averages it over a short window)
+  std::optional<std::uint64_t> clock_event_reasons;  ///< NVML clock-event reasons bitmask
+};
+
+/// Telemetry of one measured run: the GPU read just before the run (after the thermal guard,
+/// before the cache flush) and just after it (once the device is synchronised). Warm-up runs
+/// have none.
+struct RunTelemetry {
+  std::size_t config = 0;                ///< index into Results::configs()
+  std::size_t run = 0;                   ///< run index within the config
+  int device = 0;                        ///< CUDA ordinal read
+  std::optional<TelemetrySample> before; ///< nullopt: the GPU could not be read
+  std::optional<TelemetrySample> after;  ///< nullopt: could not be read, or the run failed
+  double cooling_wait_s = 0;             ///< seconds thermal control paused right before the run
+};
+
 /// Statistics of one (annotation, metric, config).
 struct ProcessedRow {
   std::string annotation;
@@ -62,6 +93,12 @@ struct ProcessedRow {
   std::size_t num_runs = 0;        ///< NumRuns: runs with a value (not NaN)
   std::string kernel;              ///< Kernel (first run's)
   std::optional<std::string> unit; ///< Unit
+  // Telemetry of the config's runs (the same for every row of the config; NaN without
+  // telemetry). Clock, temperature and power come from the readings after each run.
+  double clock_mhz_min = std::numeric_limits<double>::quiet_NaN();  ///< ClockMHz_Min: lowest SM clock, MHz
+  double temp_c_max = std::numeric_limits<double>::quiet_NaN();     ///< TempC_Max: highest die temperature, degC
+  double power_w_avg = std::numeric_limits<double>::quiet_NaN();    ///< PowerW_Avg: mean power draw, W
+  double throttled = std::numeric_limits<double>::quiet_NaN();      ///< Throttled: fraction of runs with a kSlowdownReasons bit set before or after
   double ci95_lower = 0;           ///< AvgValue - 1.96 StdDev / sqrt(NumRuns), before normalising
   double ci95_upper = 0;           ///< AvgValue + 1.96 StdDev / sqrt(NumRuns), before normalising
   double rel_stddev_pct = 0;       ///< 100 StdDev / |mean|; NaN when undefined
@@ -92,6 +129,7 @@ class Results {
     std::vector<Config> configs;          ///< configs, index = position
     std::vector<RawRow> raw;              ///< raw table
     std::vector<ProcessedRow> processed;  ///< processed table
+    std::vector<RunTelemetry> telemetry;  ///< one entry per measured run (empty without NVML)
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
     bool complete = true;                 ///< false when loaded from an unfinished journal
@@ -107,6 +145,7 @@ class Results {
   [[nodiscard]] const std::vector<Config>& configs() const { return d_.configs; }
   [[nodiscard]] const std::vector<RawRow>& raw() const { return d_.raw; }
   [[nodiscard]] const std::vector<ProcessedRow>& processed() const { return d_.processed; }
+  [[nodiscard]] const std::vector<RunTelemetry>& telemetry() const { return d_.telemetry; }
   [[nodiscard]] const Metadata& metadata() const { return d_.metadata; }
   [[nodiscard]] const std::string& journal_path() const { return d_.journal_path; }
   [[nodiscard]] bool complete() const { return d_.complete; }

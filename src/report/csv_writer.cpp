@@ -66,7 +66,8 @@ void write_processed_csv(const Results& results, std::ostream& out) {
   std::vector<std::string> header = {"Annotation", "Metric"};
   for (const auto& p : results.parameters()) header.push_back(p);
   for (const char* c : {"AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU",
-                        "Host", "ComputeClock", "MemoryClock", "Unit", "CI95_Lower", "CI95_Upper",
+                        "Host", "ComputeClock", "MemoryClock", "Unit", "ClockMHz_Min", "TempC_Max",
+                        "PowerW_Avg", "Throttled", "CI95_Lower", "CI95_Upper",
                         "RelativeStdDevPct", "StableMeasurement", "Normalized"}) {
     header.emplace_back(c);
   }
@@ -79,7 +80,8 @@ void write_processed_csv(const Results& results, std::ostream& out) {
     for (auto& v : std::vector<std::string>{
              num(p.avg), num(p.stddev), num(p.min), num(p.max), std::to_string(p.num_runs),
              p.kernel, m.gpu, m.host, std::to_string(m.compute_clock),
-             std::to_string(m.memory_clock), p.unit.value_or(""), num(p.ci95_lower),
+             std::to_string(m.memory_clock), p.unit.value_or(""), num(p.clock_mhz_min),
+             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled), num(p.ci95_lower),
              num(p.ci95_upper), num(p.rel_stddev_pct),
              p.stable ? (*p.stable ? "True" : "False") : "",
              p.normalized ? *p.normalized : "False"}) {

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/extraction.hpp"
+#include "core/telemetry_summary.hpp"
 #include "core/transformation.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_codec.hpp"
@@ -40,7 +41,9 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
   for (const auto& r : runs) runs_json.push_back(to_json(r));
   Json records_json = Json::array();
   for (const auto& k : records) records_json.push_back(to_json(k));
-  write_line(Json{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}}.dump());
+  Json line{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}};
+  if (telemetry_source_) line["telemetry"] = telemetry_to_json(telemetry_source_());
+  write_line(line.dump());
 }
 
 void JournalWriter::close(const std::string& error) {
@@ -58,6 +61,7 @@ Results load_journal(const std::string& path) {
   d.complete = false;
   std::vector<RunLog> runs;
   std::vector<KernelRecord> records;
+  std::vector<RunTelemetry> telemetry;
   std::string line;
   std::size_t line_no = 0;
   bool have_header = false;
@@ -83,6 +87,9 @@ Results load_journal(const std::string& path) {
     } else if (kind == "runs") {
       for (const auto& r : j.at("runs")) runs.push_back(run_log_from_json(r));
       for (const auto& k : j.at("records")) records.push_back(kernel_record_from_json(k));
+      if (j.contains("telemetry")) {
+        for (auto& t : telemetry_from_json(j["telemetry"])) telemetry.push_back(std::move(t));
+      }
     } else if (kind == "end") {
       d.complete = j.value("error", "").empty();
     }
@@ -103,6 +110,8 @@ Results load_journal(const std::string& path) {
     const auto extracted = extract(finished, runs, settings);
     d.raw = build_raw_rows(extracted, d.options.metrics, {}, d.configs);
     d.processed = aggregate(d.raw, d.options.normalize_against);
+    add_telemetry_columns(d.processed, summarize_telemetry(telemetry));
+    d.telemetry = std::move(telemetry);
   } catch (const ExtractionError& e) {
     throw ExtractionError(std::string(e.what()) + "\n(while loading journal '" + path + "'" +
                           (combined ? "; the session combined kernels with "

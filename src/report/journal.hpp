@@ -5,7 +5,9 @@
 // keeps what was measured; load_journal() turns any prefix of it back into Results.
 
 #include <cstdio>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "core/run_sink.hpp"
 #include "kscope/results.hpp"
@@ -23,11 +25,17 @@ class JournalWriter : public RunSink {
 
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
   void close(const std::string& error) override;
+  /// Where each "runs" line takes its per-run GPU telemetry from: called once per line, it
+  /// returns the telemetry recorded since the previous call.
+  void set_telemetry_source(std::function<std::vector<RunTelemetry>()> source) {
+    telemetry_source_ = std::move(source);
+  }
 
  private:
   void write_line(const std::string& line);
   std::string path_;
   std::FILE* file_ = nullptr;
+  std::function<std::vector<RunTelemetry>()> telemetry_source_;
 };
 
 /// Reads a journal (complete or cut short) back into Results: extraction and statistics run

@@ -31,6 +31,17 @@ T get_or(const Json& j, const char* key, T fallback) {
   return it == j.end() || it->is_null() ? fallback : it->get<T>();
 }
 
+template <class T>
+Json optional_json(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+template <class T>
+std::optional<T> optional_from(const Json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return it->template get<T>();
+}
+
 }  // namespace
 
 Json to_json(const Value& v) {
@@ -187,6 +198,10 @@ Json to_json(const ProcessedRow& p) {
               {"NumRuns", p.num_runs},
               {"Kernel", p.kernel},
               {"Unit", optional_string(p.unit)},
+              {"ClockMHz_Min", number(p.clock_mhz_min)},
+              {"TempC_Max", number(p.temp_c_max)},
+              {"PowerW_Avg", number(p.power_w_avg)},
+              {"Throttled", number(p.throttled)},
               {"CI95_Lower", number(p.ci95_lower)},
               {"CI95_Upper", number(p.ci95_upper)},
               {"RelativeStdDevPct", number(p.rel_stddev_pct)},
@@ -209,6 +224,10 @@ ProcessedRow processed_row_from_json(const Json& j) {
   p.num_runs = j.at("NumRuns").get<std::size_t>();
   p.kernel = get_or(j, "Kernel", std::string());
   p.unit = optional_string_from(j.value("Unit", Json(nullptr)));
+  p.clock_mhz_min = number_from(j.value("ClockMHz_Min", Json(nullptr)));
+  p.temp_c_max = number_from(j.value("TempC_Max", Json(nullptr)));
+  p.power_w_avg = number_from(j.value("PowerW_Avg", Json(nullptr)));
+  p.throttled = number_from(j.value("Throttled", Json(nullptr)));
   p.ci95_lower = number_from(j.at("CI95_Lower"));
   p.ci95_upper = number_from(j.at("CI95_Upper"));
   p.rel_stddev_pct = number_from(j.at("RelativeStdDevPct"));
@@ -260,6 +279,60 @@ KernelRecord kernel_record_from_json(const Json& j) {
                          optional_string_from(m.at(2))});
   }
   return k;
+}
+
+Json to_json(const TelemetrySample& t) {
+  return Json{{"sm_clock_mhz", optional_json(t.sm_clock_mhz)},
+              {"memory_clock_mhz", optional_json(t.memory_clock_mhz)},
+              {"temperature_c", optional_json(t.temperature_c)},
+              {"headroom_c", optional_json(t.headroom_c)},
+              {"power_w", t.power_w ? number(*t.power_w) : Json(nullptr)},
+              {"clock_event_reasons", optional_json(t.clock_event_reasons)}};
+}
+
+TelemetrySample telemetry_sample_from_json(const Json& j) {
+  TelemetrySample t;
+  t.sm_clock_mhz = optional_from<int>(j, "sm_clock_mhz");
+  t.memory_clock_mhz = optional_from<int>(j, "memory_clock_mhz");
+  t.temperature_c = optional_from<int>(j, "temperature_c");
+  t.headroom_c = optional_from<int>(j, "headroom_c");
+  t.power_w = optional_from<double>(j, "power_w");
+  t.clock_event_reasons = optional_from<std::uint64_t>(j, "clock_event_reasons");
+  return t;
+}
+
+Json to_json(const RunTelemetry& t) {
+  return Json{{"config", t.config},
+              {"run", t.run},
+              {"device", t.device},
+              {"before", t.before ? to_json(*t.before) : Json(nullptr)},
+              {"after", t.after ? to_json(*t.after) : Json(nullptr)},
+              {"cooling_wait_s", number(t.cooling_wait_s)}};
+}
+
+RunTelemetry run_telemetry_from_json(const Json& j) {
+  RunTelemetry t;
+  t.config = j.at("config").get<std::size_t>();
+  t.run = j.at("run").get<std::size_t>();
+  t.device = get_or(j, "device", 0);
+  const Json before = j.value("before", Json(nullptr));
+  if (!before.is_null()) t.before = telemetry_sample_from_json(before);
+  const Json after = j.value("after", Json(nullptr));
+  if (!after.is_null()) t.after = telemetry_sample_from_json(after);
+  t.cooling_wait_s = get_or(j, "cooling_wait_s", 0.0);
+  return t;
+}
+
+Json telemetry_to_json(const std::vector<RunTelemetry>& telemetry) {
+  Json out = Json::array();
+  for (const auto& t : telemetry) out.push_back(to_json(t));
+  return out;
+}
+
+std::vector<RunTelemetry> telemetry_from_json(const Json& j) {
+  std::vector<RunTelemetry> out;
+  for (const auto& t : j) out.push_back(run_telemetry_from_json(t));
+  return out;
 }
 
 Json header_json(const Results::Data& d, const char* kind) {

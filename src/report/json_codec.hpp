@@ -29,6 +29,13 @@ void options_from_json(const Json& j, Options* o);
 [[nodiscard]] RunLog run_log_from_json(const Json& j);
 [[nodiscard]] Json to_json(const KernelRecord& k);
 [[nodiscard]] KernelRecord kernel_record_from_json(const Json& j);
+[[nodiscard]] Json to_json(const TelemetrySample& t);
+[[nodiscard]] TelemetrySample telemetry_sample_from_json(const Json& j);
+[[nodiscard]] Json to_json(const RunTelemetry& t);
+[[nodiscard]] RunTelemetry run_telemetry_from_json(const Json& j);
+/// A JSON array of RunTelemetry (the "telemetry" key of results and journal lines).
+[[nodiscard]] Json telemetry_to_json(const std::vector<RunTelemetry>& telemetry);
+[[nodiscard]] std::vector<RunTelemetry> telemetry_from_json(const Json& j);
 
 /// The common header of results and journals: schema, name, id, options, metadata, configs.
 [[nodiscard]] Json header_json(const Results::Data& d, const char* kind);

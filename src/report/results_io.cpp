@@ -58,6 +58,7 @@ std::string Results::to_json() const {
   for (const auto& p : d_.processed) processed.push_back(report::to_json(p));
   j["raw"] = std::move(raw);
   j["processed"] = std::move(processed);
+  j["telemetry"] = report::telemetry_to_json(d_.telemetry);
   return j.dump(1);
 }
 
@@ -92,6 +93,7 @@ Results Results::load(const std::string& path) {
     d.journal_path = j.value("journal", "");
     for (const auto& r : j.at("raw")) d.raw.push_back(report::raw_row_from_json(r));
     for (const auto& p : j.at("processed")) d.processed.push_back(report::processed_row_from_json(p));
+    if (j.contains("telemetry")) d.telemetry = report::telemetry_from_json(j["telemetry"]);
   } catch (const report::Json::exception& e) {
     throw Error("'" + path + "' does not follow the kscope result schema: " + e.what());
   }

@@ -34,6 +34,10 @@ void print_table(const Results& results, std::ostream& out) {
     header.emplace_back(c);
   }
   if (normalized) header.emplace_back("RelativeTo");
+  // Only when the GPU slowed down for power or heat: the share of runs it did so.
+  bool throttled = false;
+  for (const auto& p : results.processed()) throttled = throttled || p.throttled > 0;
+  if (throttled) header.emplace_back("Throttled");
   std::vector<std::vector<std::string>> rows;
   for (const auto& p : results.processed()) {
     std::vector<std::string> row = {p.annotation};
@@ -51,6 +55,9 @@ void print_table(const Results& results, std::ostream& out) {
     row.push_back(std::isnan(p.rel_stddev_pct) ? "-" : format_significant(p.rel_stddev_pct, 3));
     row.push_back(p.stable ? (*p.stable ? "yes" : "no") : "-");
     if (normalized) row.push_back(p.normalized.value_or(""));
+    if (throttled) {
+      row.push_back(std::isnan(p.throttled) ? "-" : std::to_string(std::lround(100 * p.throttled)) + "%");
+    }
     rows.push_back(std::move(row));
   }
   std::vector<std::size_t> w(header.size());

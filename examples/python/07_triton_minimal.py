@@ -51,7 +51,8 @@ def vector_add(n, block_size):
 
 def main() -> pd.DataFrame:
     df = vector_add().to_dataframe()
-    print(df[df["Metric"] == "speedup"][["Annotation", "n", "block_size", "AvgValue", "Normalized"]])
+    speedups = df[df["Metric"] == "speedup"]
+    print(speedups[["Annotation", "n", "block_size", "AvgValue", "Normalized"]])
     return df
 
 

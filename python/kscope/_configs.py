@@ -198,9 +198,16 @@ def engine_value(value: Any) -> bool | int | float | str:
 
 
 def engine_configs(sig: FunctionSignature, rows: list[tuple[Any, ...]]) -> list[Any]:
-    """``kscope._kscope.Config`` objects for ``rows`` (values in parameter order)."""
+    """``kscope._kscope.Config`` objects for ``rows`` (values in parameter order), labelled the
+    Python way (``n=1024, causal=True, dtype=torch.float16``) for the progress line."""
     names = sig.names
-    return [native.Config([engine_value(v) for v in row], names) for row in rows]
+    configs = []
+    for row in rows:
+        config = native.Config([engine_value(v) for v in row], names)
+        texts = (v if isinstance(v, str) else label(v) for v in row)
+        config.label = ", ".join(f"{n}={t}" for n, t in zip(names, texts))
+        configs.append(config)
+    return configs
 
 
 __all__ = [

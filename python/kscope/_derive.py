@@ -68,7 +68,8 @@ def _unit_missing(name: str) -> None:
 def _derived(name: str, result: Any) -> Any:
     if isinstance(result, tuple) and len(result) >= 2:
         unit = result[1]
-        return native.DerivedValue(name, _number(result[0], name), None if unit is None else str(unit))
+        text = None if unit is None else str(unit)
+        return native.DerivedValue(name, _number(result[0], name), text)
     if isinstance(result, tuple) and len(result) == 1:
         result = result[0]
     _unit_missing(name)

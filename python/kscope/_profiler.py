@@ -80,7 +80,9 @@ class KernelProfiler:
         return ProfileResults(results, rows)
 
 
-def make_wrapper(func: Callable[..., Any], settings: KernelSettings) -> Callable[..., ProfileResults]:
+def make_wrapper(
+    func: Callable[..., Any], settings: KernelSettings
+) -> Callable[..., ProfileResults]:
     """``func`` replaced by a :class:`KernelProfiler` call, keeping its name and docstring."""
     profiler = KernelProfiler(func, settings)
 

@@ -82,9 +82,12 @@ def _parse_scope(scope: Any) -> str | None:
     return None
 
 
-def normalize_collectors(collectors: Sequence[Any] | None) -> list[tuple[str, Callable[..., Any], str]]:
+Collector = tuple[str, Callable[..., Any], str]
+
+
+def normalize_collectors(collectors: Sequence[Any] | None) -> list[Collector]:
     """``(name, callback, scope)`` for every collector form nsight-python accepts."""
-    out: list[tuple[str, Callable[..., Any], str]] = []
+    out: list[Collector] = []
     for item in collectors or ():
         if isinstance(item, InfoCollector):
             name, callback, scope = item.name, item.callback, item.scope
@@ -118,7 +121,7 @@ def normalize_collectors(collectors: Sequence[Any] | None) -> list[tuple[str, Ca
 
 
 def validate_collectors(
-    collectors: Sequence[tuple[str, Callable[..., Any], str]], func_name: str, params: Sequence[str]
+    collectors: Sequence[Collector], func_name: str, params: Sequence[str]
 ) -> None:
     """Rejects duplicate names, reserved column names and names of the function's parameters
     (:class:`kscope.exceptions.ProfilerException`)."""

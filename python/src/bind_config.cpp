@@ -38,10 +38,14 @@ nb::object value_to_py(const Value& value) {
   return std::visit(
       [](const auto& x) -> nb::object {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::int64_t>) return nb::int_(x);
-        else if constexpr (std::is_same_v<T, double>) return nb::float_(x);
-        else if constexpr (std::is_same_v<T, bool>) return nb::bool_(x);
-        else return nb::str(x.c_str(), x.size());
+        if constexpr (std::is_same_v<T, std::int64_t>)
+          return nb::int_(x);
+        else if constexpr (std::is_same_v<T, double>)
+          return nb::float_(x);
+        else if constexpr (std::is_same_v<T, bool>)
+          return nb::bool_(x);
+        else
+          return nb::str(x.c_str(), x.size());
       },
       value.storage());
 }
@@ -71,9 +75,9 @@ nb::list values_to_py(const std::vector<Value>& values) {
 void bind_config(nb::module_& m) {
   nb::class_<Value>(m, "Value",
                     "One configuration parameter value: int (64-bit), float, str or bool.")
-      .def("__init__",
-           [](Value* self, nb::handle obj) { new (self) Value(value_from_py(obj)); },
-           nb::arg("value"))
+      .def(
+          "__init__", [](Value* self, nb::handle obj) { new (self) Value(value_from_py(obj)); },
+          nb::arg("value"))
       .def_prop_ro("value", &value_to_py, "The value as a Python int, float, str or bool.")
       .def("is_int", &Value::is_int)
       .def("is_double", &Value::is_double)
@@ -88,25 +92,31 @@ void bind_config(nb::module_& m) {
 
   nb::class_<Config>(m, "Config",
                      "One configuration of a sweep: ordered values with parameter names.")
-      .def("__init__",
-           [](Config* self, nb::handle values, std::vector<std::string> names) {
-             new (self) Config(values_from_py(values), std::move(names));
-           },
-           nb::arg("values"), nb::arg("names") = std::vector<std::string>{},
-           "Values (int, float, str or bool) with their parameter names; missing names default "
-           "to arg0, arg1, ...")
+      .def(
+          "__init__",
+          [](Config* self, nb::handle values, std::vector<std::string> names) {
+            new (self) Config(values_from_py(values), std::move(names));
+          },
+          nb::arg("values"), nb::arg("names") = std::vector<std::string>{},
+          "Values (int, float, str or bool) with their parameter names; missing names default "
+          "to arg0, arg1, ...")
       .def("__len__", &Config::size)
       .def("size", &Config::size)
-      .def("__getitem__",
-           [](const Config& c, std::size_t i) {
-             if (i >= c.size()) throw nb::index_error("config index out of range");
-             return value_to_py(c[i]);
-           },
-           nb::arg("index"))
-      .def("__getitem__", [](const Config& c, const std::string& name) { return value_to_py(c.at(name)); },
-           nb::arg("name"), "The value of parameter `name` (kscope.exceptions.InvalidArgument if absent).")
-      .def_prop_ro("values", [](const Config& c) { return values_to_py(c.values()); },
-                   "The values as Python objects, in parameter order.")
+      .def(
+          "__getitem__",
+          [](const Config& c, std::size_t i) {
+            if (i >= c.size()) throw nb::index_error("config index out of range");
+            return value_to_py(c[i]);
+          },
+          nb::arg("index"))
+      .def(
+          "__getitem__",
+          [](const Config& c, const std::string& name) { return value_to_py(c.at(name)); },
+          nb::arg("name"),
+          "The value of parameter `name` (kscope.exceptions.InvalidArgument if absent).")
+      .def_prop_ro(
+          "values", [](const Config& c) { return values_to_py(c.values()); },
+          "The values as Python objects, in parameter order.")
       .def_prop_ro("names", &Config::names, "Parameter names, in value order.")
       .def_prop_rw("index", &Config::index, &Config::set_index,
                    "Position of this config in the sweep (set by profile before the first run).")
@@ -114,17 +124,19 @@ void bind_config(nb::module_& m) {
                    "\"n=1048576, dtype=f32\" unless a label was set.")
       .def("__repr__", [](const Config& c) { return "Config(" + c.label() + ")"; });
 
-  m.def("configs",
-        [](const std::vector<std::string>& names, nb::handle rows) {
-          return configs(names, rows_from_py(rows));
-        },
-        nb::arg("names"), nb::arg("rows"),
-        "Configs from explicit rows, each with one value per name (ConfigError otherwise).");
-  m.def("product",
-        [](const std::vector<std::string>& names, nb::handle axes) {
-          return product(names, rows_from_py(axes));
-        },
-        nb::arg("names"), nb::arg("axes"), "Cartesian product of named axes, first axis slowest.");
+  m.def(
+      "configs",
+      [](const std::vector<std::string>& names, nb::handle rows) {
+        return configs(names, rows_from_py(rows));
+      },
+      nb::arg("names"), nb::arg("rows"),
+      "Configs from explicit rows, each with one value per name (ConfigError otherwise).");
+  m.def(
+      "product",
+      [](const std::vector<std::string>& names, nb::handle axes) {
+        return product(names, rows_from_py(axes));
+      },
+      nb::arg("names"), nb::arg("axes"), "Cartesian product of named axes, first axis slowest.");
 }
 
 }  // namespace kscope::python

@@ -16,16 +16,13 @@ namespace {
 
 // A callback field as a property that also accepts and returns None (an empty std::function).
 template <class Fn>
-void def_callback(nb::class_<Options>& cls, const char* name, Fn Options::*field,
-                  const char* doc) {
+void def_callback(nb::class_<Options>& cls, const char* name, Fn Options::*field, const char* doc) {
   cls.def_prop_rw(
       name,
       [field](const Options& o) -> nb::object {
         return o.*field ? nb::cast(o.*field) : nb::none();
       },
-      [field](Options& o, nb::handle fn) {
-        o.*field = fn.is_none() ? Fn() : nb::cast<Fn>(fn);
-      },
+      [field](Options& o, nb::handle fn) { o.*field = fn.is_none() ? Fn() : nb::cast<Fn>(fn); },
       nb::arg("fn").none(), doc);
 }
 
@@ -39,11 +36,12 @@ void bind_options(nb::module_& m) {
 
   nb::class_<DerivedValue>(m, "DerivedValue", "One value returned by a derived-metric function.")
       .def(nb::init<>())
-      .def("__init__",
-           [](DerivedValue* self, std::string name, double value, std::optional<std::string> unit) {
-             new (self) DerivedValue{std::move(name), value, std::move(unit)};
-           },
-           nb::arg("name"), nb::arg("value"), nb::arg("unit") = nb::none())
+      .def(
+          "__init__",
+          [](DerivedValue* self, std::string name, double value, std::optional<std::string> unit) {
+            new (self) DerivedValue{std::move(name), value, std::move(unit)};
+          },
+          nb::arg("name"), nb::arg("value"), nb::arg("unit") = nb::none())
       .def_rw("name", &DerivedValue::name, "metric name of the derived row")
       .def_rw("value", &DerivedValue::value, "the value (NaN allowed)")
       .def_rw("unit", &DerivedValue::unit, "unit; None leaves the Unit column empty")
@@ -52,36 +50,40 @@ void bind_options(nb::module_& m) {
                d.unit.value_or("None") + ")";
       });
 
-  auto options = nb::class_<Options>(m, "Options",
-                      "Every option of profile(); defaults follow nsight-python. validate() "
-                      "checks them all before any GPU work.")
-      .def(nb::init<>())
-      .def_rw("runs", &Options::runs, "measured repetitions per config (>= 1)")
-      .def_rw("warmup_runs", &Options::warmup_runs,
-              "unmeasured repetitions per config before the measured ones (>= 0)")
-      .def_rw("metrics", &Options::metrics, "metric names")
-      .def_rw("tool", &Options::tool, "\"cupti\" (default), \"ncu\" or \"sanitizer\"")
-      .def_rw("cache_control", &Options::cache_control, "\"all\" (flush L2 before runs) or \"none\"")
-      .def_rw("clock_control", &Options::clock_control, "\"none\" or \"base\" (ncu tool only)")
-      .def_rw("replay_mode", &Options::replay_mode, "\"kernel\" or \"range\"")
-      .def_rw("ignore_kernel_list", &Options::ignore_kernel_list,
-              "kernel names dropped before attribution")
-      .def_rw("normalize_against", &Options::normalize_against,
-              "baseline annotation; \"\" for none")
-      .def_rw("verbosity", &Options::verbosity, "how much is printed")
-      .def_rw("output_prefix", &Options::output_prefix,
-              "prefix of every file written; \"\" for a fresh temporary directory")
-      .def_rw("output_csv", &Options::output_csv, "also write raw and processed CSV files")
-      .def_rw("thermal_mode", &Options::thermal_mode, "\"auto\", \"manual\" or \"off\"")
-      .def_rw("thermal_wait", &Options::thermal_wait, "headroom (degC) that pauses profiling")
-      .def_rw("thermal_cont", &Options::thermal_cont, "headroom (degC) at which a pause ends")
-      .def_rw("thermal_timeout", &Options::thermal_timeout, "longest pause in seconds")
-      .def_rw("thermal_device", &Options::thermal_device, "CUDA ordinal to watch; None: current")
-      .def_rw("interactive", &Options::interactive,
-              "whether progress is redrawn in place; None: isatty(stdout) without log")
-      .def("validate", &Options::validate,
-           "Raises InvalidArgument (bad values) or NotSupportedError (valid values the tool cannot "
-           "honour).");
+  auto options =
+      nb::class_<Options>(m, "Options",
+                          "Every option of profile(); defaults follow nsight-python. validate() "
+                          "checks them all before any GPU work.")
+          .def(nb::init<>())
+          .def_rw("runs", &Options::runs, "measured repetitions per config (>= 1)")
+          .def_rw("warmup_runs", &Options::warmup_runs,
+                  "unmeasured repetitions per config before the measured ones (>= 0)")
+          .def_rw("metrics", &Options::metrics, "metric names")
+          .def_rw("tool", &Options::tool, "\"cupti\" (default), \"ncu\" or \"sanitizer\"")
+          .def_rw("cache_control", &Options::cache_control,
+                  "\"all\" (flush L2 before runs) or \"none\"")
+          .def_rw("clock_control", &Options::clock_control, "\"none\" or \"base\" (ncu tool only)")
+          .def_rw("replay_mode", &Options::replay_mode, "\"kernel\" or \"range\"")
+          .def_rw("ignore_kernel_list", &Options::ignore_kernel_list,
+                  "kernel names dropped before attribution")
+          .def_rw("normalize_against", &Options::normalize_against,
+                  "baseline annotation; \"\" for none")
+          .def_rw("verbosity", &Options::verbosity, "how much is printed")
+          .def_rw("output_prefix", &Options::output_prefix,
+                  "prefix of every file written; \"\" for a fresh temporary directory")
+          .def_rw("output_csv", &Options::output_csv, "also write raw and processed CSV files")
+          .def_rw("thermal_mode", &Options::thermal_mode, "\"auto\", \"manual\" or \"off\"")
+          .def_rw("thermal_wait", &Options::thermal_wait, "headroom (degC) that pauses profiling")
+          .def_rw("thermal_cont", &Options::thermal_cont, "headroom (degC) at which a pause ends")
+          .def_rw("thermal_timeout", &Options::thermal_timeout, "longest pause in seconds")
+          .def_rw("thermal_device", &Options::thermal_device,
+                  "CUDA ordinal to watch; None: current")
+          .def_rw("interactive", &Options::interactive,
+                  "whether progress is redrawn in place; None: isatty(stdout) without log")
+          .def("validate", &Options::validate,
+               "Raises InvalidArgument (bad values) or NotSupportedError (valid values the tool "
+               "cannot "
+               "honour).");
   def_callback(options, "combine_kernel_metrics", &Options::combine_kernel_metrics,
                "(lhs: float, rhs: float) -> float reducing the kernels of one annotation/run");
   def_callback(options, "derive_metric", &Options::derive_metric,

@@ -74,13 +74,14 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)
       .def("rows", &Results::rows, nb::arg("metric"), "Processed rows of one metric.")
-      .def("table",
-           [](const Results& r) {
-             std::ostringstream out;
-             r.print(out);
-             return out.str();
-           },
-           "The aligned human-readable processed table (what Results::print writes).")
+      .def(
+          "table",
+          [](const Results& r) {
+            std::ostringstream out;
+            r.print(out);
+            return out.str();
+          },
+          "The aligned human-readable processed table (what Results::print writes).")
       .def("write_csv", &Results::write_csv, nb::arg("prefix"),
            "Writes <prefix>profiled_data-<name>-<id>.csv and processed_data-...csv; returns "
            "both paths.")

@@ -306,6 +306,15 @@ def test_configs_keep_python_objects(fake_engine):
     assert labels[0] == "n=1, shape=(2, 3), opts={'dtype': 'f16'}, data=ndarray(shape=(2, 3), dtype=int64)"
 
 
+def test_config_labels_are_python_style(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f(n, causal, dtype, scale):
+        pass
+
+    f(1024, True, "fp16", 0.5)
+    assert fake_engine.calls[0]["configs"][0].label == "n=1024, causal=True, dtype=fp16, scale=0.5"
+
+
 def test_info_collectors_validated_then_refused():
     def driver_version():
         return "13.0"

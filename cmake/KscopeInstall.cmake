@@ -5,7 +5,7 @@ include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kscope DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS kscope kscope_core kscope_annotate kscope_cuda kscope_report kscope_collect
-                kscope_nvml kscope_warnings
+                kscope_nvml kscope_thermal kscope_warnings
         EXPORT kscopeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

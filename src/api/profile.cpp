@@ -10,11 +10,13 @@
 #include "core/extraction.hpp"
 #include "core/logger.hpp"
 #include "core/session.hpp"
+#include "core/telemetry_summary.hpp"
 #include "core/transformation.hpp"
 #include "cuda/device.hpp"
 #include "cuda/gpu_run_environment.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
+#include "thermal/run_monitor.hpp"
 
 namespace kscope {
 namespace {
@@ -78,6 +80,11 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
                                      std::to_string(opt.runs) + " runs each");
   log.info("Journal: " + d.journal_path);
   cuda::GpuRunEnvironment environment(device, opt);
+  // Before each run: thermal guard, then telemetry, then (in the environment) the cache flush.
+  auto run_monitor = thermal::RunMonitor::create(opt, log);
+  environment.add_hooks([&](const RunId& r) { run_monitor->before_run(r); },
+                        [&](const RunId& r) { run_monitor->after_run(r); });
+  journal.set_telemetry_source([&] { return run_monitor->drain(); });
   Session session(*collector, environment, &journal, log);
   SessionInfo info{d.name, d.id, configs.size(), &opt, device, prefix};
   const auto t0 = std::chrono::steady_clock::now();
@@ -85,12 +92,17 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   d.metadata.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   log.info("Profiling completed successfully !");
+  run_monitor->finish();
 
   log.info("Processing profiled data");
   const auto extracted =
       extract(out.records, out.runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics});
   d.raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, configs);
   d.processed = aggregate(d.raw, opt.normalize_against);
+  d.telemetry = run_monitor->telemetry();
+  const auto telemetry = summarize_telemetry(d.telemetry);
+  add_telemetry_columns(d.processed, telemetry);
+  if (auto warning = throttle_warning(telemetry, configs)) log.warn(*warning);
   Results results(std::move(d));
   if (opt.output_csv) {
     const auto paths = results.write_csv(prefix);

@@ -40,8 +40,9 @@ def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
 def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """One row per (annotation, metric, config): ``Annotation, Metric, <parameters>,
     AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
-    MemoryClock, Unit, CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement,
-    Normalized, [NormalizationValue], Geomean``."""
+    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, CI95_Lower, CI95_Upper,
+    RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean``
+    (docs/output-schema.md)."""
     processed = results.processed
     n = len(processed)
     columns: dict[str, Any] = {
@@ -63,6 +64,11 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
     columns.update(
         {
             "Unit": [np.nan if p.unit is None else p.unit for p in processed],
+            # kscope's telemetry of the config's runs (NaN without NVML), as in the CSV.
+            "ClockMHz_Min": np.array([p.clock_mhz_min for p in processed], dtype=float),
+            "TempC_Max": np.array([p.temp_c_max for p in processed], dtype=float),
+            "PowerW_Avg": np.array([p.power_w_avg for p in processed], dtype=float),
+            "Throttled": np.array([p.throttled for p in processed], dtype=float),
             "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
             "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
             "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),

@@ -42,6 +42,26 @@ void bind_results(nb::module_& m) {
       .def_rw("config", &RawRow::config, "index into Results.configs")
       .def_rw("run", &RawRow::run);
 
+  nb::class_<TelemetrySample>(m, "TelemetrySample",
+                              "The profiled GPU at one instant (NVML); None: not reported.")
+      .def(nb::init<>())
+      .def_rw("sm_clock_mhz", &TelemetrySample::sm_clock_mhz)
+      .def_rw("memory_clock_mhz", &TelemetrySample::memory_clock_mhz)
+      .def_rw("temperature_c", &TelemetrySample::temperature_c)
+      .def_rw("headroom_c", &TelemetrySample::headroom_c, "degC left before thermal slowdown")
+      .def_rw("power_w", &TelemetrySample::power_w)
+      .def_rw("clock_event_reasons", &TelemetrySample::clock_event_reasons, "NVML bitmask");
+
+  nb::class_<RunTelemetry>(m, "RunTelemetry",
+                           "Telemetry of one measured run: readings before and after it.")
+      .def(nb::init<>())
+      .def_rw("config", &RunTelemetry::config)
+      .def_rw("run", &RunTelemetry::run)
+      .def_rw("device", &RunTelemetry::device)
+      .def_rw("before", &RunTelemetry::before)
+      .def_rw("after", &RunTelemetry::after)
+      .def_rw("cooling_wait_s", &RunTelemetry::cooling_wait_s);
+
   nb::class_<ProcessedRow>(m, "ProcessedRow", "Statistics of one (annotation, metric, config).")
       .def(nb::init<>())
       .def_rw("annotation", &ProcessedRow::annotation)
@@ -54,6 +74,10 @@ void bind_results(nb::module_& m) {
       .def_rw("num_runs", &ProcessedRow::num_runs)
       .def_rw("kernel", &ProcessedRow::kernel)
       .def_rw("unit", &ProcessedRow::unit)
+      .def_rw("clock_mhz_min", &ProcessedRow::clock_mhz_min, "ClockMHz_Min (NaN without NVML)")
+      .def_rw("temp_c_max", &ProcessedRow::temp_c_max, "TempC_Max (NaN without NVML)")
+      .def_rw("power_w_avg", &ProcessedRow::power_w_avg, "PowerW_Avg (NaN without NVML)")
+      .def_rw("throttled", &ProcessedRow::throttled, "Throttled: fraction of runs slowed down")
       .def_rw("ci95_lower", &ProcessedRow::ci95_lower)
       .def_rw("ci95_upper", &ProcessedRow::ci95_upper)
       .def_rw("rel_stddev_pct", &ProcessedRow::rel_stddev_pct)
@@ -70,6 +94,7 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("configs", &Results::configs)
       .def_prop_ro("raw", &Results::raw)
       .def_prop_ro("processed", &Results::processed)
+      .def_prop_ro("telemetry", &Results::telemetry, "One RunTelemetry per measured run.")
       .def_prop_ro("metadata", &Results::metadata)
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)
@@ -90,6 +115,7 @@ void bind_results(nb::module_& m) {
       .def_static("load", &Results::load, nb::arg("path"),
                   "Loads a JSON result (from C++ or Python) or a session journal (.jsonl).");
   m.attr("SCHEMA_VERSION") = kSchemaVersion;
+  m.attr("SLOWDOWN_REASONS") = kSlowdownReasons;
 }
 
 }  // namespace kscope::python

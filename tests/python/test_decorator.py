@@ -203,11 +203,6 @@ def test_default_output_prefix_is_one_temporary_directory(fake_engine):
     assert os.path.basename(first.rstrip(os.sep)).startswith("kscope_") and os.path.isdir(first)
 
 
-def test_plot_is_not_available_yet():
-    with pytest.raises(NotSupportedError, match="kscope.analyze.plot is not available yet"):
-        kscope.analyze.plot("plot.png")
-
-
 def test_return_value_warning(fake_engine):
     @kscope.analyze.kernel(verbosity=SILENT)
     def f():

@@ -20,7 +20,8 @@ SILENT = kscope.VerbosityLevel.SILENT
 
 PROCESSED_TAIL = [
     "AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU", "Host",
-    "ComputeClock", "MemoryClock", "Unit", "CI95_Lower", "CI95_Upper", "RelativeStdDevPct",
+    "ComputeClock", "MemoryClock", "Unit", "ClockMHz_Min", "TempC_Max", "PowerW_Avg",
+    "Throttled", "CI95_Lower", "CI95_Upper", "RelativeStdDevPct",
     "StableMeasurement", "Normalized",
 ]  # fmt: skip
 
@@ -51,6 +52,22 @@ def test_failed_run_is_not_counted():
     row = df[(df.Annotation == "matmul") & (df.Metric == "gpu__time_duration.sum") & (df.n == 2048)]
     assert row["NumRuns"].item() == 1 and row["AvgValue"].item() == 400.0
     assert math.isnan(row["StdDev"].item())
+
+
+def test_telemetry_columns_are_nan_without_telemetry():
+    df = golden("cpp_matmul_sweep.json").to_dataframe()
+    for column in ("ClockMHz_Min", "TempC_Max", "PowerW_Avg", "Throttled"):
+        assert df[column].dtype == float and df[column].isna().all()
+
+
+def test_telemetry_columns():
+    df = golden("cpp_telemetry.json").to_dataframe()
+    assert df["ClockMHz_Min"].tolist() == [1755.0, 1980.0]
+    assert df["TempC_Max"].tolist() == [71.0, 64.0] and df["Throttled"].tolist() == [0.5, 0.0]
+    assert df["PowerW_Avg"].tolist() == pytest.approx([612.5, 480.0])
+    telemetry = golden("cpp_telemetry.json").engine_results.telemetry
+    assert len(telemetry) == 4 and telemetry[0].after.sm_clock_mhz == 1755
+    assert telemetry[1].before.clock_event_reasons == 0x20 and telemetry[1].cooling_wait_s == 2.5
 
 
 def test_stable_measurement_is_nullable_boolean():

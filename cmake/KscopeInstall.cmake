@@ -11,6 +11,8 @@ install(TARGETS kscope kscope_core kscope_annotate kscope_cuda kscope_report ksc
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The re-execution layer of the ncu/sanitizer tools (a static library kscope links).
+install(TARGETS kscope_subprocess EXPORT kscopeTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(TARGET kscope_cli)
   install(TARGETS kscope_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

@@ -88,6 +88,17 @@ struct Options {
   /// Also write profiled_data-<name>-<id>.csv and processed_data-<name>-<id>.csv.
   bool output_csv = false;
 
+  /// Command that starts this program again, for the tools that re-execute it under an external
+  /// profiler ("ncu", "sanitizer"); element 0 is the executable. Empty: this process's own
+  /// executable (/proc/self/exe) with the arguments it was started with (/proc/self/cmdline).
+  /// The Python front sets it to sys.executable + sys.argv. The re-executed program must call
+  /// kscope::profile the same way again (docs/tools/ncu.md, "re-execution protocol").
+  std::vector<std::string> reexec_argv;
+  /// Non-empty when this program cannot be re-executed (a notebook, `python -c`, an embedded
+  /// interpreter): the text says why. The re-executing tools then fail before any work with this
+  /// reason and name tool "cupti" as the in-process alternative.
+  std::string reexec_unavailable;
+
   /// Thermal control: "auto" (adaptive), "manual" (fixed thresholds) or "off".
   std::string thermal_mode = "auto";
   /// Thermal headroom (degC below the slowdown limit) at or below which kscope pauses (10).

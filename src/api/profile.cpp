@@ -5,7 +5,10 @@
 
 #include <chrono>
 
+#include "api/child_session.hpp"
+#include "api/external_session.hpp"
 #include "api/output_prefix.hpp"
+#include "api/session_tables.hpp"
 #include "collect/tool_registry.hpp"
 #include "core/extraction.hpp"
 #include "core/logger.hpp"
@@ -16,6 +19,7 @@
 #include "cuda/gpu_run_environment.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
+#include "subprocess/child_marker.hpp"
 #include "thermal/run_monitor.hpp"
 
 namespace kscope {
@@ -58,14 +62,16 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   if (!fn) throw InvalidArgument("the benchmark callable is empty");
   const ToolEntry& tool = find_tool(opt.tool);
   if (tool.check_options) tool.check_options(opt);
+  const int id = next_session_id(std::string(name));
+  // In a program re-run under ncu or compute-sanitizer only the marked session runs
+  // (docs/tools/ncu.md); re-executing tools start such a child instead of measuring here.
+  if (const auto marker = subprocess::ChildMarker::from_environment()) {
+    return run_child_session(*marker, name, id, configs, fn, opt);
+  }
+  if (tool.make_external) return profile_external(tool, name, id, configs, opt);
 
   const int device = cuda::require_device();
-  Results::Data d;
-  d.name = std::string(name);
-  d.id = next_session_id(d.name);
-  d.options = opt;
-  d.parameters = configs.front().names();
-  d.configs = configs;
+  Results::Data d = session_data(name, id, opt, configs);
   d.metadata = cuda::device_metadata(device);
   d.metadata.tool = tool.name;
 
@@ -94,21 +100,13 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   log.info("Profiling completed successfully !");
   run_monitor->finish();
 
-  log.info("Processing profiled data");
-  const auto extracted =
-      extract(out.records, out.runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics});
-  d.raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, configs);
-  d.processed = aggregate(d.raw, opt.normalize_against);
+  fill_tables(out, log, &d);
   d.telemetry = run_monitor->telemetry();
   const auto telemetry = summarize_telemetry(d.telemetry);
   add_telemetry_columns(d.processed, telemetry);
   if (auto warning = throttle_warning(telemetry, configs)) log.warn(*warning);
   Results results(std::move(d));
-  if (opt.output_csv) {
-    const auto paths = results.write_csv(prefix);
-    log.info("Refer to " + paths[0] + " for the raw profiling data");
-    log.info("Refer to " + paths[1] + " for the processed profiling data");
-  }
+  write_csv_files(results, prefix, log);
   return results;
 }
 

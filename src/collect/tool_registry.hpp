@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/external_tool.hpp"
 #include "core/collector.hpp"
 #include "kscope/options.hpp"
 
@@ -15,8 +16,12 @@ struct ToolEntry {
   std::string name;
   /// Pre-GPU checks of the options this tool cannot honour (throws NotSupportedError).
   void (*check_options)(const Options&) = nullptr;
-  /// Creates the in-process collector.
+  /// Creates the in-process collector (in-process tools, e.g. cupti).
   std::unique_ptr<Collector> (*make)(const Options&) = nullptr;
+  /// Creates the tool for re-executing tools (ncu, sanitizer), which profile() runs in the
+  /// parent instead of an in-process session; nullptr for in-process tools. Finding the external
+  /// program happens here, so a missing tool fails before any work.
+  std::unique_ptr<ExternalTool> (*make_external)(const Options&) = nullptr;
 };
 
 /// The tool named by options.tool; throws NotSupportedError when this build lacks it.

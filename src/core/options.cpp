@@ -84,6 +84,12 @@ void Options::validate() const {
     throw InvalidArgument("Invalid thermal_device " + std::to_string(*thermal_device) +
                           ". Expected a CUDA device ordinal >= 0.");
   }
+  if (!reexec_argv.empty() && reexec_argv.front().empty()) {
+    throw InvalidArgument(
+        "Invalid reexec_argv: its first element (the executable that re-runs this program) is "
+        "empty. Give the executable and its arguments, e.g. {sys.executable, script, args...}, "
+        "or leave reexec_argv empty to re-run this process's own command line.");
+  }
   if (tool == "cupti" && clock_control == "base") {
     throw NotSupportedError(
         "clock_control 'base' needs the ncu tool: the cupti tool measures with the GPU's "

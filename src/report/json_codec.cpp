@@ -84,7 +84,9 @@ Json to_json(const Options& o) {
               {"thermal_wait", optional_int(o.thermal_wait)},
               {"thermal_cont", optional_int(o.thermal_cont)},
               {"thermal_timeout", optional_int(o.thermal_timeout)},
-              {"thermal_device", optional_int(o.thermal_device)}};
+              {"thermal_device", optional_int(o.thermal_device)},
+              {"reexec_argv", o.reexec_argv},
+              {"reexec_unavailable", o.reexec_unavailable}};
 }
 
 void options_from_json(const Json& j, Options* o) {
@@ -105,6 +107,8 @@ void options_from_json(const Json& j, Options* o) {
   if (j.contains("thermal_cont")) o->thermal_cont = optional_int_from(j["thermal_cont"]);
   if (j.contains("thermal_timeout")) o->thermal_timeout = optional_int_from(j["thermal_timeout"]);
   if (j.contains("thermal_device")) o->thermal_device = optional_int_from(j["thermal_device"]);
+  o->reexec_argv = get_or(j, "reexec_argv", o->reexec_argv);
+  o->reexec_unavailable = get_or(j, "reexec_unavailable", o->reexec_unavailable);
 }
 
 Json to_json(const Metadata& m) {

@@ -1,0 +1,26 @@
+#pragma once
+// What every path of profile() does the same way, whichever tool measured: the Results header
+// of a session, the tables built from the session's output, and the CSV files.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/logger.hpp"
+#include "core/session.hpp"
+#include "kscope/results.hpp"
+
+namespace kscope {
+
+/// A Results::Data with the session's name, call id, options, parameter names and configs.
+[[nodiscard]] Results::Data session_data(std::string_view name, int id, const Options& options,
+                                         const std::vector<Config>& configs);
+
+/// Extraction (attribution rules, combine, ignore list), derived metrics and statistics of a
+/// finished session into d->raw and d->processed.
+void fill_tables(const Session::Output& out, const Logger& log, Results::Data* d);
+
+/// With Options::output_csv, writes the raw and processed CSV files under `prefix` and says where.
+void write_csv_files(const Results& results, const std::string& prefix, const Logger& log);
+
+}  // namespace kscope

@@ -1,0 +1,32 @@
+#pragma once
+// The interface of the re-executing tools (ncu, compute-sanitizer). They do not measure in this
+// process: they re-run the program under an external tool, whose child runs the session with a
+// passive collector (subprocess/child_collector.hpp), and they turn the tool's report into the
+// same records and run logs an in-process session produces. profile() then runs the usual
+// extraction, so results do not depend on the tool.
+
+#include <string>
+
+#include "core/logger.hpp"
+#include "core/session.hpp"
+#include "kscope/results.hpp"
+
+namespace kscope {
+
+/// What a re-executing tool hands back to profile().
+struct ExternalRun {
+  Session::Output output;  ///< records (already attributed to annotation and run) + run logs
+  Metadata metadata;       ///< the device and host the child ran on
+};
+
+class ExternalTool {
+ public:
+  virtual ~ExternalTool() = default;
+  /// Version of the external tool (e.g. "2025.3.1.0").
+  [[nodiscard]] virtual std::string version() const = 0;
+  /// Re-runs the program for session `info` (name, id, options, output prefix) and returns what
+  /// the child measured. Throws kscope errors a user can act on.
+  [[nodiscard]] virtual ExternalRun run(const SessionInfo& info, const Logger& log) = 0;
+};
+
+}  // namespace kscope

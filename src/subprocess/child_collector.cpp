@@ -1,0 +1,57 @@
+#include "subprocess/child_collector.hpp"
+
+#include "core/annotation_registry.hpp"
+
+namespace kscope::subprocess {
+
+ChildCollector::~ChildCollector() { detach(); }
+
+void ChildCollector::begin(const SessionInfo& /*info*/) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    trace_.clear();
+    in_run_ = false;
+  }
+  AnnotationRegistry::instance().set_listener(
+      [this](bool entering, const std::string& name) { on_annotation(entering, name); });
+  attached_ = true;
+}
+
+void ChildCollector::before_run(const RunId& run, int /*pass*/) {
+  std::lock_guard<std::mutex> lock(mu_);
+  in_run_ = true;
+  run_ = run;
+}
+
+void ChildCollector::after_run(const RunId& /*run*/, int /*pass*/) {
+  std::lock_guard<std::mutex> lock(mu_);
+  in_run_ = false;
+}
+
+void ChildCollector::on_annotation(bool entering, const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (entering && in_run_) trace_.push_back(AnnotationEntry{name, run_});
+}
+
+std::vector<KernelRecord> ChildCollector::end() {
+  detach();
+  return {};
+}
+
+void ChildCollector::abort() noexcept { detach(); }
+
+void ChildCollector::detach() noexcept {
+  if (!attached_) return;
+  attached_ = false;
+  try {
+    AnnotationRegistry::instance().set_listener({});
+  } catch (...) {
+  }
+}
+
+std::vector<AnnotationEntry> ChildCollector::trace() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return trace_;
+}
+
+}  // namespace kscope::subprocess

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "import_ncu.hpp"
 #include "kscope/kscope.hpp"
 
 int main(int argc, char** argv) {
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   std::string path;
   show->add_option("path", path, "result .json or journal .jsonl")->required()->check(CLI::ExistingFile);
   show->callback([&] { kscope::Results::load(path).print(std::cout); });
+  kscope::cli::add_import_ncu(app);
 
   try {
     app.parse(argc, argv);

@@ -5,6 +5,7 @@
 #include "kscope/annotation.hpp"
 #include "kscope/config.hpp"
 #include "kscope/errors.hpp"
+#include "kscope/ncu_import.hpp"
 #include "kscope/options.hpp"
 #include "kscope/profile.hpp"
 #include "kscope/results.hpp"

@@ -1,6 +1,7 @@
 #include "collect/tool_registry.hpp"
 
 #include "collect/cupti/cupti_collector.hpp"
+#include "collect/ncu/ncu_tool.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -12,6 +13,7 @@ const std::vector<ToolEntry>& entries() {
        [](const Options&) -> std::unique_ptr<Collector> {
          return std::make_unique<cupti::CuptiCollector>();
        }},
+      {"ncu", &ncu::NcuTool::check_options, nullptr, &ncu::NcuTool::create},
   };
   return tools;
 }

@@ -1,0 +1,23 @@
+#pragma once
+// A small RFC 4180 CSV reader for ncu's raw page: quoted cells with doubled quotes, commas and
+// newlines inside quotes, CRLF. Lines ncu prints among the CSV ("==PROF== ...", "==WARNING==
+// ...") are skipped when they start a record.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kscope::ncu {
+
+struct CsvRecord {
+  std::vector<std::string> cells;
+  std::size_t line = 0;  ///< 1-based line where the record starts
+};
+
+/// All records of `text`. Blank lines and tool lines are skipped. Throws kscope::Error naming
+/// `source` and the line when a quoted cell is not closed (a truncated file).
+[[nodiscard]] std::vector<CsvRecord> read_csv_records(std::string_view text,
+                                                      const std::string& source);
+
+}  // namespace kscope::ncu

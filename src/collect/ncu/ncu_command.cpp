@@ -1,0 +1,61 @@
+#include "collect/ncu/ncu_command.hpp"
+
+#include "kscope/annotation.hpp"
+#include "kscope/errors.hpp"
+
+namespace kscope::ncu {
+
+NcuPaths ncu_paths(const std::string& prefix, const std::string& name, int id) {
+  const std::string stem = prefix + "ncu-output-" + name + "-" + std::to_string(id);
+  return NcuPaths{stem + ".ncu-rep", stem + ".log", stem + ".child.json"};
+}
+
+std::string ncu_nvtx_filter() { return std::string("regex:") + kNvtxDomain + "@.+"; }
+
+std::vector<std::string> ncu_profile_argv(const std::string& ncu, const Options& options,
+                                          const NcuPaths& paths,
+                                          const std::vector<std::string>& program) {
+  std::string metrics;
+  for (const auto& m : options.metrics) metrics += (metrics.empty() ? "" : ",") + m;
+  std::vector<std::string> argv = {ncu,
+                                   "--nvtx",
+                                   "--nvtx-include",
+                                   ncu_nvtx_filter(),
+                                   "--metrics",
+                                   metrics,
+                                   "--replay-mode",
+                                   options.replay_mode,
+                                   "--cache-control",
+                                   options.cache_control,
+                                   "--clock-control",
+                                   options.clock_control,
+                                   // ncu's default, spelled out: a Python interpreter started
+                                   // through a wrapper (pyenv shims, conda) is a child process.
+                                   "--target-processes",
+                                   "all",
+                                   "-f",
+                                   "-o",
+                                   paths.report,
+                                   "--log-file",
+                                   paths.log};
+  argv.insert(argv.end(), program.begin(), program.end());
+  return argv;
+}
+
+std::vector<std::string> ncu_import_argv(const std::string& ncu, const std::string& report) {
+  return {ncu, "--import", report, "--csv", "--page", "raw"};
+}
+
+void check_ncu_supports(const NcuVersion& version, const Options& options) {
+  auto too_old = [&](const std::string& what, const NcuVersion& needed) {
+    throw NotSupportedError("ncu " + version.to_string() + " is too old for " + what + " (needs " +
+                            needed.to_string() + " or newer). Install a newer Nsight Compute and "
+                            "put it first on PATH or set KSCOPE_NCU to it.");
+  };
+  if (version < kNcuMinimumVersion) too_old("kscope's ncu tool", kNcuMinimumVersion);
+  if (options.replay_mode == "range" && version < kNcuRangeReplayVersion) {
+    too_old("replay_mode 'range' (--replay-mode range)", kNcuRangeReplayVersion);
+  }
+}
+
+}  // namespace kscope::ncu

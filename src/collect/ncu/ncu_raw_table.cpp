@@ -1,0 +1,129 @@
+#include "collect/ncu/ncu_raw_table.hpp"
+
+#include "collect/ncu/csv_records.hpp"
+#include "collect/ncu/ncu_number.hpp"
+#include "kscope/errors.hpp"
+
+namespace kscope::ncu {
+namespace {
+
+constexpr const char* kPushPopColumn =
+    "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg";
+constexpr const char* kStartEndColumn =
+    "Id:Domain:Start/Stop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg";
+// Leading columns that describe a result rather than measure it. Range replay has no Block
+// Size / Grid Size; the NVTX columns exist only with --nvtx.
+const char* const kDescriptiveColumns[] = {"ID",          "Process ID", "Process Name",
+                                           "Host Name",   kPushPopColumn, kStartEndColumn,
+                                           "Kernel Name", "Context",    "Stream",
+                                           "Block Size",  "Grid Size",  "Device",
+                                           "CC"};
+
+[[noreturn]] void fail(const std::string& source, std::size_t line, const std::string& what) {
+  throw Error("'" + source + "'" + (line ? " line " + std::to_string(line) : std::string()) + ": " +
+              what + ". kscope reads ncu's raw page as CSV: ncu --import <report> --csv --page raw.");
+}
+
+}  // namespace
+
+long NcuRawTable::find_column(std::string_view name) const {
+  auto it = index_.find(std::string(name));
+  return it == index_.end() ? -1 : static_cast<long>(it->second);
+}
+
+std::vector<std::string> NcuRawTable::metric_columns() const {
+  return {columns_.begin() + static_cast<std::ptrdiff_t>(first_metric_), columns_.end()};
+}
+
+double NcuRawTable::number(const NcuResult& result, std::size_t column) const {
+  const std::string& cell = result.cells.at(column);
+  const auto v = parse_ncu_number(cell);
+  if (!v) {
+    throw Error("'" + source_ + "' line " + std::to_string(result.line) + ": '" +
+                columns_.at(column) + "' of result " + std::to_string(result.id) +
+                " is not a number ('" + cell + "'); only numeric metrics can be measured.");
+  }
+  return *v;
+}
+
+std::string NcuRawTable::text(const NcuResult& result, std::string_view column) const {
+  const long c = find_column(column);
+  return c < 0 ? std::string() : result.cells.at(static_cast<std::size_t>(c));
+}
+
+NcuRawTable NcuRawTable::parse(std::string_view text, const std::string& source) {
+  NcuRawTable t;
+  t.source_ = source;
+  const auto records = read_csv_records(text, source);
+  if (records.empty()) return t;  // a report without results prints nothing
+
+  t.columns_ = records[0].cells;
+  if (t.columns_.front() != "ID") {
+    fail(source, records[0].line,
+         "expected the header row of ncu's raw page (starting with \"ID\"), found \"" +
+             t.columns_.front() + "\"");
+  }
+  for (std::size_t i = 0; i < t.columns_.size(); ++i) t.index_.emplace(t.columns_[i], i);
+  for (const char* required : {"ID", "Kernel Name", "Device"}) {
+    if (t.find_column(required) < 0) {
+      fail(source, records[0].line, std::string("the header has no \"") + required + "\" column");
+    }
+  }
+  t.first_metric_ = 0;
+  for (std::size_t i = 0; i < t.columns_.size(); ++i) {
+    bool descriptive = false;
+    for (const char* d : kDescriptiveColumns) descriptive = descriptive || t.columns_[i] == d;
+    if (descriptive) t.first_metric_ = i + 1;
+  }
+
+  if (records.size() < 2) fail(source, records[0].line, "the units row after the header is missing (truncated file?)");
+  const auto& units = records[1];
+  if (!units.cells.front().empty()) {
+    fail(source, units.line,
+         "the units row is missing: the row after the header must hold the units (its \"ID\" "
+         "cell empty), found result \"" + units.cells.front() + "\"");
+  }
+  if (units.cells.size() != t.columns_.size()) {
+    fail(source, units.line,
+         "the units row has " + std::to_string(units.cells.size()) + " cells, the header " +
+             std::to_string(t.columns_.size()) + " (truncated file?)");
+  }
+  t.units_ = units.cells;
+
+  const long push_pop = t.find_column(kPushPopColumn);
+  const long start_end = t.find_column(kStartEndColumn);
+  const auto kernel = static_cast<std::size_t>(t.find_column("Kernel Name"));
+  const auto device = static_cast<std::size_t>(t.find_column("Device"));
+  const long host = t.find_column("Host Name");
+  for (std::size_t r = 2; r < records.size(); ++r) {
+    const auto& rec = records[r];
+    if (rec.cells.size() != t.columns_.size()) {
+      fail(source, rec.line,
+           "row has " + std::to_string(rec.cells.size()) + " cells, the header " +
+               std::to_string(t.columns_.size()) + " (truncated file?)");
+    }
+    NcuResult res;
+    res.line = rec.line;
+    const auto id = parse_ncu_number(rec.cells[0]);
+    const auto dev = parse_ncu_number(rec.cells[device]);
+    if (!id || !dev || *id != *id || *dev != *dev) {
+      fail(source, rec.line, "\"ID\" and \"Device\" must be integers, found \"" + rec.cells[0] +
+                                 "\" and \"" + rec.cells[device] + "\"");
+    }
+    res.id = static_cast<long long>(*id);
+    res.device = static_cast<int>(*dev);
+    res.kernel = rec.cells[kernel];
+    if (host >= 0) res.host = rec.cells[static_cast<std::size_t>(host)];
+    try {
+      if (push_pop >= 0) res.push_pop = parse_push_pop_cell(rec.cells[static_cast<std::size_t>(push_pop)]);
+      if (start_end >= 0) res.start_end = parse_start_end_cell(rec.cells[static_cast<std::size_t>(start_end)]);
+    } catch (const Error& e) {
+      fail(source, rec.line, e.what());
+    }
+    res.cells = rec.cells;
+    t.results_.push_back(std::move(res));
+  }
+  return t;
+}
+
+}  // namespace kscope::ncu

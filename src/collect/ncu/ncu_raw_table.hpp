@@ -1,0 +1,61 @@
+#pragma once
+// ncu's raw page as CSV (`ncu --import <report> --csv --page raw`): a header row, a units row,
+// then one row per profiled result (a kernel, or a range in range replay). Leading columns
+// describe the result (ID, process, NVTX state, kernel name, launch shape, device); the metrics
+// follow, sorted by name.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "collect/ncu/nvtx_cells.hpp"
+
+namespace kscope::ncu {
+
+/// One profiled result.
+struct NcuResult {
+  long long id = 0;                   ///< ncu's result ID (launch order)
+  std::string kernel;                 ///< as ncu prints it (demangled, with parameters) or "range"
+  int device = 0;
+  std::string host;
+  std::vector<NvtxRange> push_pop;    ///< bottom of the stack first
+  std::vector<NvtxRange> start_end;
+  std::vector<std::string> cells;     ///< every cell, by column index
+  std::size_t line = 0;               ///< line in the CSV text
+};
+
+class NcuRawTable {
+ public:
+  [[nodiscard]] const std::vector<std::string>& columns() const { return columns_; }
+  [[nodiscard]] const std::vector<NcuResult>& results() const { return results_; }
+  [[nodiscard]] const std::string& source() const { return source_; }
+
+  /// Index of `name`, or -1 when the report has no such column.
+  [[nodiscard]] long find_column(std::string_view name) const;
+  /// The unit of a column as ncu reports it ("ns", "byte", "%"); "" for none.
+  [[nodiscard]] const std::string& unit(std::size_t column) const { return units_.at(column); }
+  /// Metric columns (everything after the descriptive leading columns), in report order.
+  [[nodiscard]] std::vector<std::string> metric_columns() const;
+  /// Numeric value of `column` in `result`: NaN for "n/a"; throws kscope::Error naming the
+  /// result, column and text when the cell is not a number.
+  [[nodiscard]] double number(const NcuResult& result, std::size_t column) const;
+  /// The value as text (for attributes such as device__attribute_display_name); "" if absent.
+  [[nodiscard]] std::string text(const NcuResult& result, std::string_view column) const;
+
+  /// Parses the text. An empty text (or one with only tool lines) is a report with no results.
+  /// Throws kscope::Error naming `source`, the line and what to do for a truncated file, a
+  /// missing units row, rows whose cell count differs from the header, a missing leading column.
+  [[nodiscard]] static NcuRawTable parse(std::string_view text, const std::string& source);
+
+ private:
+  std::string source_;
+  std::vector<std::string> columns_;
+  std::vector<std::string> units_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::size_t first_metric_ = 0;
+  std::vector<NcuResult> results_;
+};
+
+}  // namespace kscope::ncu

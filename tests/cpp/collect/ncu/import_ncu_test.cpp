@@ -1,0 +1,119 @@
+// kscope::import_ncu on every fixture, on .ncu-rep input (through a fake ncu) and on bad input.
+#include "kscope/ncu_import.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "kscope/errors.hpp"
+#include "ncu_test_support.hpp"
+
+namespace kscope {
+namespace {
+
+const ProcessedRow* row(const Results& r, std::size_t config, const std::string& metric) {
+  for (const auto& p : r.processed()) {
+    if (p.config == config && p.metric == metric) return &p;
+  }
+  return nullptr;
+}
+
+TEST(ImportNcuTest, OneRowPerKernelWithNvtxRangesMetricsAndUnits) {
+  const auto r = import_ncu(testing::fixture("ncu/nvtx_nested_raw_stdout.csv"));
+  ASSERT_EQ(r.configs().size(), 5u);
+  EXPECT_EQ(r.parameters(), (std::vector<std::string>{"ID", "Block Size", "Grid Size"}));
+  const std::vector<std::string> labels = {"bench@outer/", "bench@outer/inner/", "bench@outer/",
+                                           "dflt/", "bench@se"};
+  const std::vector<double> durations = {2816, 2240, 1952, 2208, 1888};
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto* p = row(r, i, "gpu__time_duration.sum");
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->annotation, labels[i]);
+    EXPECT_EQ(p->avg, durations[i]);
+    EXPECT_EQ(p->unit, std::optional<std::string>("ns"));
+    EXPECT_EQ(p->num_runs, 1u);
+    EXPECT_EQ(r.configs()[i][0], Value(static_cast<std::int64_t>(i)));
+  }
+  EXPECT_EQ(row(r, 0, "dram__bytes_read.sum")->avg, 4096.0);
+  EXPECT_EQ(row(r, 0, "dram__bytes_read.sum")->unit, std::optional<std::string>("byte"));
+  EXPECT_EQ(row(r, 1, "gpu__time_duration.sum")->kernel, "kB");
+  EXPECT_EQ(row(r, 0, "launch__grid_size"), nullptr);  // attributes left out by default
+  EXPECT_EQ(r.metadata().gpu, "NVIDIA H200");
+  EXPECT_EQ(r.metadata().compute_capability, 90);
+  EXPECT_EQ(r.metadata().sm_count, 132);
+  EXPECT_EQ(r.metadata().compute_clock, 1980000);
+  EXPECT_EQ(r.metadata().tool, "ncu");
+}
+
+TEST(ImportNcuTest, ChosenMetricsAndAllMetrics) {
+  NcuImportOptions o;
+  o.metrics = {"gpu__time_duration.sum", "launch__grid_size"};
+  const auto r = import_ncu(testing::fixture("ncu/vadd_raw_nvtx.csv"), o);
+  EXPECT_EQ(r.raw().size(), 6u);
+  EXPECT_EQ(row(r, 0, "launch__grid_size")->avg, 65536.0);
+  EXPECT_FALSE(row(r, 0, "launch__grid_size")->unit.has_value());
+  EXPECT_EQ(row(r, 2, "gpu__time_duration.sum")->avg, 59168.0);
+  EXPECT_EQ(row(r, 2, "gpu__time_duration.sum")->annotation, "probe@vadd/");
+  EXPECT_EQ(row(r, 2, "gpu__time_duration.sum")->kernel, "vadd");
+
+  NcuImportOptions all;
+  all.all_metrics = true;
+  const auto everything = import_ncu(testing::fixture("ncu/vadd_raw_nvtx.csv"), all);
+  EXPECT_NE(row(everything, 0, "launch__grid_size"), nullptr);
+  EXPECT_NE(row(everything, 0, "device__attribute_clock_rate"), nullptr);
+  EXPECT_EQ(row(everything, 0, "device__attribute_display_name"), nullptr);  // text, not numeric
+}
+
+TEST(ImportNcuTest, KscopeAnnotationsAndRangeReplay) {
+  const auto r = import_ncu(testing::fixture("ncu/kscope_range_replay.csv"));
+  ASSERT_EQ(r.configs().size(), 12u);
+  EXPECT_EQ(r.parameters(), (std::vector<std::string>{"ID"}));
+  EXPECT_EQ(row(r, 3, "gpu__time_duration.sum")->annotation, "scale");
+  EXPECT_EQ(row(r, 3, "gpu__time_duration.sum")->kernel, "range");
+}
+
+TEST(ImportNcuTest, NcuRepIsExportedWithNcu) {
+  const std::string dir = testing::scratch_dir("import_ncu_rep");
+  std::filesystem::copy_file(testing::fixture("ncu/vadd_raw_nvtx.csv"), dir + "run.ncu-rep");
+  NcuImportOptions o;
+  o.ncu = testing::fixture("ncu/fake_ncu.sh");
+  o.metrics = {"gpu__time_duration.sum"};
+  const auto r = import_ncu(dir + "run.ncu-rep", o);
+  EXPECT_EQ(r.name(), "run");
+  EXPECT_EQ(r.raw().size(), 3u);
+  EXPECT_EQ(r.raw()[0].value, 60832.0);
+}
+
+TEST(ImportNcuTest, ReportWithoutKernelsGivesNoRows) {
+  const std::string dir = testing::scratch_dir("import_ncu_empty");
+  testing::write_text(dir + "empty.csv", "==WARNING== No kernels were profiled.\n");
+  const auto r = import_ncu(dir + "empty.csv");
+  EXPECT_TRUE(r.raw().empty());
+  EXPECT_TRUE(r.configs().empty());
+}
+
+TEST(ImportNcuTest, BadInputIsAClearError) {
+  const std::string dir = testing::scratch_dir("import_ncu_bad");
+  const std::string text = testing::fixture_text("ncu/vadd_raw_nvtx.csv");
+  testing::write_text(dir + "cut.csv", text.substr(0, text.size() / 2));
+  EXPECT_THROW((void)import_ncu(dir + "cut.csv"), Error);
+  EXPECT_THROW((void)import_ncu(dir + "does_not_exist.csv"), Error);
+  NcuImportOptions o;
+  o.metrics = {"not_a_metric"};
+  EXPECT_THROW((void)import_ncu(testing::fixture("ncu/vadd_raw_nvtx.csv"), o), InvalidArgument);
+}
+
+TEST(ImportNcuTest, ResultsRoundTripThroughJson) {
+  const auto r = import_ncu(testing::fixture("ncu/vadd_raw_nvtx.csv"));
+  const std::string path = testing::scratch_dir("import_ncu_json") + "r.json";
+  r.write_json(path);
+  const auto back = Results::load(path);
+  ASSERT_EQ(back.raw().size(), r.raw().size());
+  EXPECT_EQ(back.raw()[0].value, r.raw()[0].value);
+  EXPECT_EQ(back.raw()[0].annotation, "probe@vadd/");
+  EXPECT_EQ(back.configs().size(), 3u);
+}
+
+}  // namespace
+}  // namespace kscope

@@ -1,0 +1,138 @@
+// ncu's raw page on every fixture, and on malformed input (which must be a clear kscope::Error).
+#include "collect/ncu/ncu_raw_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kscope/errors.hpp"
+#include "ncu_test_support.hpp"
+
+namespace kscope::ncu {
+namespace {
+
+using testing::fixture_text;
+
+NcuRawTable table(const std::string& fixture) {
+  return NcuRawTable::parse(fixture_text("ncu/" + fixture), fixture);
+}
+
+double value(const NcuRawTable& t, std::size_t result, const std::string& column) {
+  return t.number(t.results().at(result), static_cast<std::size_t>(t.find_column(column)));
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)NcuRawTable::parse(text, "bad.csv");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(NcuRawTableTest, VaddFixture) {
+  const auto t = table("vadd_raw_nvtx.csv");
+  ASSERT_EQ(t.results().size(), 3u);
+  const auto& r0 = t.results()[0];
+  EXPECT_EQ(r0.id, 0);
+  EXPECT_EQ(r0.kernel, "vadd(const float *, const float *, float *, int)");
+  EXPECT_EQ(r0.device, 0);
+  EXPECT_EQ(r0.host, "127.0.0.1");
+  ASSERT_EQ(r0.push_pop.size(), 1u);
+  EXPECT_EQ(r0.push_pop[0].domain, "probe");
+  EXPECT_EQ(r0.push_pop[0].name, "vadd");
+  EXPECT_TRUE(r0.start_end.empty());
+  EXPECT_EQ(value(t, 0, "gpu__time_duration.sum"), 60832.0);  // "60,832"
+  EXPECT_EQ(value(t, 1, "gpu__time_duration.sum"), 59200.0);
+  EXPECT_EQ(value(t, 0, "launch__thread_count"), 16777216.0);  // "16,777,216"
+  EXPECT_EQ(t.unit(static_cast<std::size_t>(t.find_column("gpu__time_duration.sum"))), "ns");
+  EXPECT_EQ(t.unit(static_cast<std::size_t>(t.find_column("launch__grid_size"))), "");
+  EXPECT_EQ(t.text(r0, "device__attribute_display_name"), "NVIDIA H200");
+  EXPECT_EQ(t.metric_columns().front(), "c2clink__enabled_mask");
+  EXPECT_EQ(t.find_column("no_such_metric"), -1);
+}
+
+TEST(NcuRawTableTest, NestedFixtureWithToolLinesOnTop) {
+  const auto t = table("nvtx_nested_raw_stdout.csv");
+  ASSERT_EQ(t.results().size(), 5u);
+  const std::vector<std::string> kernels = {"kA(float *)", "kB(float *)", "kC(float *)",
+                                            "kD(float *)", "kE(float *)"};
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(t.results()[i].kernel, kernels[i]);
+  EXPECT_EQ(t.results()[1].push_pop.size(), 2u);          // outer/inner
+  EXPECT_EQ(t.results()[3].push_pop[0].domain, "<default domain>");
+  EXPECT_TRUE(t.results()[4].push_pop.empty());
+  ASSERT_EQ(t.results()[4].start_end.size(), 1u);         // bench@se
+  EXPECT_EQ(t.results()[4].start_end[0].name, "se");
+  EXPECT_EQ(value(t, 0, "dram__bytes_read.sum"), 4096.0);
+  EXPECT_EQ(value(t, 0, "dram__bytes_read.avg"), 85.33);
+  EXPECT_EQ(t.unit(static_cast<std::size_t>(t.find_column("dram__bytes_read.sum"))), "byte");
+}
+
+TEST(NcuRawTableTest, SyntheticKscopeSweeps) {
+  const auto t = table("kscope_sweep_payload.csv");
+  ASSERT_EQ(t.results().size(), 12u);
+  EXPECT_EQ(t.results()[2].start_end[0].domain, "kscope");
+  EXPECT_TRUE(t.results()[2].start_end[0].payload.has_value());
+  EXPECT_FALSE(t.results()[0].start_end[0].payload.has_value());  // warm-up
+  EXPECT_EQ(value(t, 3, "gpu__time_duration.sum"), 10001.0);
+
+  const auto range = table("kscope_range_replay.csv");
+  ASSERT_EQ(range.results().size(), 12u);
+  EXPECT_EQ(range.results()[0].kernel, "range");
+  EXPECT_EQ(range.find_column("Block Size"), -1);
+  EXPECT_EQ(range.metric_columns().front(), "c2clink__enabled_mask");
+}
+
+TEST(NcuRawTableTest, ReportWithoutKernelsHasNoResults) {
+  EXPECT_TRUE(NcuRawTable::parse("", "empty.csv").results().empty());
+  const auto t = NcuRawTable::parse(
+      "==PROF== Connected to process 1\n==WARNING== No kernels were profiled.\n", "none.csv");
+  EXPECT_TRUE(t.results().empty());
+  EXPECT_TRUE(t.columns().empty());
+}
+
+TEST(NcuRawTableTest, TruncatedFileIsAnError) {
+  const std::string text = fixture_text("ncu/vadd_raw_nvtx.csv");
+  // Cut inside the last row: fewer cells than the header, or an unclosed quote.
+  const std::string mid_row = text.substr(0, text.size() - 200);
+  const std::string mid_cell = mid_row.substr(0, mid_row.rfind('"') + 3);
+  for (const auto& cut : {mid_row, mid_cell}) {
+    const std::string e = error_of(cut);
+    EXPECT_NE(e.find("bad.csv"), std::string::npos) << e;
+    EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  }
+  // Only the header.
+  EXPECT_NE(error_of(text.substr(0, text.find('\n') + 1)).find("units row"), std::string::npos);
+}
+
+TEST(NcuRawTableTest, MissingUnitsRowIsAnError) {
+  std::string text = fixture_text("ncu/vadd_raw_nvtx.csv");
+  const auto first_nl = text.find('\n');
+  text.erase(first_nl + 1, text.find('\n', first_nl + 1) - first_nl);  // drop line 2
+  const std::string e = error_of(text);
+  EXPECT_NE(e.find("units row is missing"), std::string::npos) << e;
+  EXPECT_NE(e.find("line 2"), std::string::npos) << e;
+}
+
+TEST(NcuRawTableTest, OtherCsvIsNotTakenForAnNcuReport) {
+  EXPECT_NE(error_of("a,b\n1,2\n").find("header row of ncu's raw page"), std::string::npos);
+  EXPECT_NE(error_of("\"ID\",\"x\"\n\"\",\"\"\n").find("no \"Kernel Name\" column"),
+            std::string::npos);
+  EXPECT_NE(error_of("\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"x\",\"k\",\"0\"\n")
+                .find("must be integers"),
+            std::string::npos);
+}
+
+TEST(NcuRawTableTest, TextCellAsNumberIsAnErrorNamingTheColumn) {
+  const auto t = table("vadd_raw_nvtx.csv");
+  try {
+    (void)value(t, 0, "launch__cluster_scheduling_policy");  // "PolicySpread"
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("launch__cluster_scheduling_policy"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("PolicySpread"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace kscope::ncu

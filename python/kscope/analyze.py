@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ._options import make_settings
+from ._plot_decorator import plot
 from ._profiler import make_wrapper
-from .exceptions import NotSupportedError
 from .results import ProfileResults
 from .tools import Tool
 from .verbosity import VerbosityLevel
@@ -121,16 +121,6 @@ def ignore_failures() -> Iterator[None]:
         yield
     except Exception:  # noqa: BLE001 - swallowing is this context manager's purpose
         pass
-
-
-def plot(*args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Any]:
-    """nsight-python's ``@plot`` decorator. Not available yet: raises
-    :class:`kscope.exceptions.NotSupportedError` instead of silently not plotting."""
-    del args, kwargs
-    raise NotSupportedError(
-        "kscope.analyze.plot is not available yet. Remove the @plot decorator and plot "
-        "ProfileResults.to_dataframe() with matplotlib, or write it to CSV (output_csv=True)."
-    )
 
 
 __all__ = ["ProfileResults", "ignore_failures", "kernel", "plot"]

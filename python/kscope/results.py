@@ -45,6 +45,21 @@ class ProfileResults:
             json.dump(doc, f, indent=1, allow_nan=False)
             f.write("\n")
 
+    def plot(
+        self,
+        filename: str | os.PathLike[str] | None = "plot.png",
+        metric: str | None = None,
+        **options: Any,
+    ) -> Any:
+        """Plots one metric, as ``@kscope.analyze.plot`` does, and returns the
+        ``matplotlib.figure.Figure``. ``filename`` None: not saved. ``options``: the keyword
+        options of :func:`kscope.analyze.plot` (docs/plots.md). Needs matplotlib."""
+        from . import plot as _plot
+        from ._plot_options import PlotOptions
+
+        return _plot.render(self.to_dataframe(), self.parameters, filename, metric,
+                            PlotOptions(**options), self.name)  # fmt: skip
+
     @property
     def name(self) -> str:
         """Session name: the decorated function's name."""

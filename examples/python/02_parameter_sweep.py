@@ -2,8 +2,8 @@
 
 Configs given at decoration: each tuple is one call's arguments. Every config runs ``runs``
 times; the DataFrame has one row per (annotation, metric, config) with mean, spread, CI and
-stability over the runs. (nsight-python's example draws a line plot; kscope's plots come later,
-so this one prints the table.)
+stability over the runs. ``@kscope.analyze.plot`` on top draws the sweep as a line plot with
+CI95 error bars (``02_parameter_sweep.png``).
 """
 
 import pandas as pd
@@ -14,6 +14,7 @@ import kscope
 SIZES = [(2048,), (4096,), (8192,)]
 
 
+@kscope.analyze.plot("02_parameter_sweep.png")
 @kscope.analyze.kernel(configs=SIZES, runs=10)
 def benchmark_matmul_sizes(n):
     a = torch.randn(n, n, device="cuda")

@@ -2,7 +2,9 @@
 
 ``derive_metric`` is called once per run with the measured values (here the time in ns) and
 then the config's values. It returns ``(value, unit)`` (the metric is named after the
-function), or a dict of them (one metric per key).
+function), or a dict of them (one metric per key). With derived metrics the results hold more
+than one metric, so ``@kscope.analyze.plot`` is told which one to draw: the function's name or
+a key of the dict.
 """
 
 import pandas as pd
@@ -34,11 +36,14 @@ def matmul(n):
         _ = a @ b
 
 
-# One benchmark body, two decorators: each call is its own session of "matmul".
-matmul_tflops = kscope.analyze.kernel(configs=CONFIGS, runs=5, derive_metric=tflops)(matmul)
-matmul_two_metrics = kscope.analyze.kernel(configs=CONFIGS, runs=5, derive_metric=matmul_metrics)(
-    matmul
-)
+# One benchmark body, two decorator stacks: each call is its own session of "matmul".
+matmul_tflops = kscope.analyze.plot(
+    "03_custom_metrics_tflops.png", "tflops", ylabel="Performance (TFLOPS)", annotate_points=True
+)(kscope.analyze.kernel(configs=CONFIGS, runs=5, derive_metric=tflops)(matmul))
+matmul_two_metrics = kscope.analyze.plot(
+    "03_custom_metrics_arith_intensity.png", "ArithIntensity",
+    ylabel="Arithmetic intensity (FLOP/byte)", annotate_points=True,
+)(kscope.analyze.kernel(configs=CONFIGS, runs=5, derive_metric=matmul_metrics)(matmul))  # fmt: skip
 
 
 def main() -> pd.DataFrame:

@@ -2,9 +2,8 @@
 
 ``normalize_against="torch"`` divides every AvgValue by the torch annotation's for the same
 config and metric. The derived metric ``speedup = 1 / time`` is computed per run from the raw
-time and then normalised too, so its AvgValue for "triton" is the speedup over torch. (The
-nsight-python example also plots with ``variant_fields=["block_size"]``; kscope's plots come
-later, so this one prints the table.)
+time and then normalised too, so its AvgValue for "triton" is the speedup over torch. The plot
+draws one line per Triton block size (``variant_fields``) against the torch baseline.
 """
 
 import pandas as pd
@@ -37,6 +36,14 @@ def speedup(time_ns, n, block_size):
 CONFIGS = [(n, bs) for n in (1 << 20, 1 << 24) for bs in (256, 1024)]
 
 
+@kscope.analyze.plot(
+    "07_triton_minimal.png",
+    "speedup",
+    title="Vector addition: Triton speedup by block size",
+    ylabel="Speedup vs PyTorch",
+    variant_fields=["block_size"],
+    variant_annotations=["triton"],
+)
 @kscope.analyze.kernel(configs=CONFIGS, runs=10, normalize_against="torch", derive_metric=speedup)
 def vector_add(n, block_size):
     x = torch.randn(n, device="cuda")

@@ -4,6 +4,8 @@ goldens, and readers for what a matplotlib Figure shows."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import matplotlib
 
@@ -17,6 +19,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "..", "fixtures", "golden")
 TIME = "gpu__time_duration.sum"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(kscope.__file__)))
+
+
+def run_cli(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
+    """``python3 -m kscope *args`` in a subprocess (Agg backend, this kscope on the path)."""
+    env = dict(os.environ, MPLBACKEND="Agg")
+    env["PYTHONPATH"] = os.pathsep.join([PYTHON_DIR, env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "kscope", *args], capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=120)  # fmt: skip
 
 
 def golden_path(name: str) -> str:

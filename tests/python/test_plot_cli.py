@@ -5,25 +5,22 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
-from plot_helpers import PNG_MAGIC, TIME, golden, golden_path, legend_labels, suptitle
+from plot_helpers import (
+    PNG_MAGIC,
+    TIME,
+    golden,
+    golden_path,
+    legend_labels,
+    run_cli,
+    suptitle,
+)
 
 import kscope
 from kscope import __main__ as cli
 from kscope import plot as kplot
 from kscope._plot_options import PlotOptions
-
-PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(kscope.__file__)))
-
-
-def run_cli(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, MPLBACKEND="Agg")
-    env["PYTHONPATH"] = os.pathsep.join([PYTHON_DIR, env.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-m", "kscope", *args], capture_output=True,
-                          text=True, env=env, cwd=cwd, timeout=120)  # fmt: skip
 
 
 def test_cli_writes_a_png_from_cpp_json(tmp_path):

@@ -164,9 +164,11 @@ def _unique(values: Iterable[Any]) -> list[Any]:
 def _ci_errors(rows: pd.DataFrame) -> np.ndarray | None:
     """Distances from AvgValue to the CI95 bounds, scaled like AvgValue when normalised
     (the engine normalises AvgValue only); NaN where a point has no interval (one run)."""
-    scale = rows["NormalizationValue"] if "NormalizationValue" in rows else 1.0
-    normalized = rows["Normalized"].astype(object).ne(False)
-    scale = pd.Series(np.where(normalized, scale, 1.0), index=rows.index, dtype=float)
+    if "NormalizationValue" in rows:
+        normalized = rows["Normalized"].astype(object).ne(False)
+        scale = rows["NormalizationValue"].where(normalized, 1.0).astype(float)
+    else:
+        scale = pd.Series(1.0, index=rows.index)
     y = rows["AvgValue"].to_numpy(dtype=float)
     low = y - (rows["CI95_Lower"] / scale).to_numpy(dtype=float)
     high = (rows["CI95_Upper"] / scale).to_numpy(dtype=float) - y
@@ -187,6 +189,15 @@ def _aggregates(y: np.ndarray, names: tuple[str, ...]) -> dict[str, float]:
         positive = finite.size and (finite > 0).all()
         out[GEOMEAN] = float(np.exp(np.log(finite).mean())) if positive else math.nan
     return out
+
+
+def _series(
+    mine: pd.DataFrame, name: str, style: int, x: pd.Series, aggregates: tuple[str, ...]
+) -> Series:
+    """The series of the rows ``mine``; ``x`` maps every row to its x position."""
+    y = mine["AvgValue"].to_numpy(dtype=float)
+    return Series(label=name, style=style, x=x[mine.index].to_numpy(dtype=float), y=y,
+                  errors=_ci_errors(mine), aggregates=_aggregates(y, aggregates))  # fmt: skip
 
 
 def _panel_title(row_key: str, col_key: str) -> str:
@@ -243,20 +254,11 @@ def shape(
             here = (row_key == rk) & (col_key == ck)
             x_labels = _unique(config_label[here])
             position = {text: i for i, text in enumerate(x_labels)}
-            series = []
-            for name in _unique(series_label[here]):
-                mine = rows[here & (series_label == name)]
-                y = mine["AvgValue"].to_numpy(dtype=float)
-                series.append(
-                    Series(
-                        label=name,
-                        style=styles[name],
-                        x=config_label[mine.index].map(position).to_numpy(dtype=float),
-                        y=y,
-                        errors=_ci_errors(mine),
-                        aggregates=_aggregates(y, aggregates),
-                    )
-                )
+            series = [
+                _series(rows[here & (series_label == name)], name, styles[name],
+                        config_label.map(position), aggregates)
+                for name in _unique(series_label[here])
+            ]  # fmt: skip
             panels.append(Panel(r, c, _panel_title(rk, ck), x_labels, series))
 
     first = frame.iloc[0] if len(frame) else {"GPU": "", "Host": ""}

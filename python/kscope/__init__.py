@@ -22,7 +22,7 @@ from ._native import native as _native
 from . import analyze, experimental
 from .annotation import annotate
 from .info_collectors import CollectionScope, InfoCollector
-from .results import ProfileResults, load
+from .results import ProfileResults, load, load_ncu
 from .tools import Tool, activate, deactivate, get_active_tool
 from .verbosity import VerbosityLevel
 
@@ -42,4 +42,5 @@ __all__ = [
     "experimental",
     "get_active_tool",
     "load",
+    "load_ncu",
 ]

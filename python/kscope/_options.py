@@ -19,6 +19,7 @@ from typing import Any
 from . import _derive
 from ._callsite import warn
 from ._native import native
+from ._reexec import reexec_command
 from .tools import Tool, parse_tool, resolve_tool
 from .verbosity import VerbosityLevel
 
@@ -182,6 +183,7 @@ def engine_options(
     o.verbosity = _ENGINE_VERBOSITY[settings.verbosity]
     o.output_prefix = settings.output_prefix or ""
     o.output_csv = settings.output_csv
+    o.reexec_argv, o.reexec_unavailable = reexec_command()
     o.thermal_mode = settings.thermal_mode
     o.thermal_wait = settings.thermal_wait
     o.thermal_cont = settings.thermal_cont

@@ -120,4 +120,20 @@ def load(path: str | os.PathLike[str]) -> ProfileResults:
     return ProfileResults(results, read_config_values(path, len(results.configs)))
 
 
-__all__ = ["ProfileResults", "load"]
+def load_ncu(
+    path: str | os.PathLike[str],
+    metrics: list[str] | None = None,
+    all_metrics: bool = False,
+    ncu: str | None = None,
+) -> ProfileResults:
+    """Reads a report made by Nsight Compute elsewhere (``.ncu-rep``, or a CSV of its raw page)
+    into a :class:`ProfileResults`: one config per profiled kernel (parameters ``ID`` and, when
+    present, ``Block Size`` and ``Grid Size``), its metrics as rows, the kernel's NVTX ranges in
+    the Annotation column. ``metrics``: the metrics to import (default: every numeric one but
+    ncu's descriptive families; ``all_metrics=True`` keeps those too). ``ncu``: the ncu binary
+    that exports a ``.ncu-rep`` (default: ``KSCOPE_NCU``, PATH, the CUDA toolkit)."""
+    results = native.import_ncu(os.fspath(path), list(metrics or []), all_metrics, ncu or "")
+    return ProfileResults(results)
+
+
+__all__ = ["ProfileResults", "load", "load_ncu"]

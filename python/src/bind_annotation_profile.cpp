@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "kscope/annotation.hpp"
+#include "kscope/ncu_import.hpp"
 #include "kscope/profile.hpp"
 
 namespace kscope::python {
@@ -86,6 +87,21 @@ void bind_profile(nb::module_& m) {
         "Test hook: calls the Python callbacks of `options` and `fn` from C++ with the GIL "
         "released, as profile() does, without a GPU. Returns (derived values per config, "
         "combine_kernel_metrics(1.0, 2.0) or 0.0).");
+  m.def(
+      "import_ncu",
+      [](const std::string& path, std::vector<std::string> metrics, bool all_metrics,
+         std::string ncu) {
+        NcuImportOptions options;
+        options.metrics = std::move(metrics);
+        options.all_metrics = all_metrics;
+        options.ncu = std::move(ncu);
+        nb::gil_scoped_release no_gil;  // may run `ncu --import` on a large report
+        return import_ncu(path, options);
+      },
+      nb::arg("path"), nb::arg("metrics") = std::vector<std::string>{},
+      nb::arg("all_metrics") = false, nb::arg("ncu") = "",
+      "Reads an Nsight Compute report (.ncu-rep, or a CSV of its raw page) into Results: one "
+      "config per profiled kernel (include/kscope/ncu_import.hpp).");
   m.def("version", &version, "kscope's version string.");
   m.def(
       "device_available",

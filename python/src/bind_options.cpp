@@ -72,6 +72,10 @@ void bind_options(nb::module_& m) {
           .def_rw("output_prefix", &Options::output_prefix,
                   "prefix of every file written; \"\" for a fresh temporary directory")
           .def_rw("output_csv", &Options::output_csv, "also write raw and processed CSV files")
+          .def_rw("reexec_argv", &Options::reexec_argv,
+                  "command that re-runs this program for the ncu and sanitizer tools")
+          .def_rw("reexec_unavailable", &Options::reexec_unavailable,
+                  "why this program cannot be re-run (\"\": it can)")
           .def_rw("thermal_mode", &Options::thermal_mode, "\"auto\", \"manual\" or \"off\"")
           .def_rw("thermal_wait", &Options::thermal_wait, "headroom (degC) that pauses profiling")
           .def_rw("thermal_cont", &Options::thermal_cont, "headroom (degC) at which a pause ends")

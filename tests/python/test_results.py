@@ -15,7 +15,8 @@ import kscope
 from kscope._native import native
 from kscope.exceptions import ProfilerException
 
-GOLDEN = os.path.join(os.path.dirname(__file__), "..", "fixtures", "golden", "python")
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures")
+GOLDEN = os.path.join(FIXTURES, "golden", "python")
 SILENT = kscope.VerbosityLevel.SILENT
 
 PROCESSED_TAIL = [
@@ -167,6 +168,29 @@ def test_to_json_of_a_session_keeps_python_objects(fake_engine, tmp_path):
                                            "ndarray(shape=(2, 2), dtype=float64)", 7]  # fmt: skip
     df = kscope.load(tmp_path / "r.json").to_dataframe()
     assert df["shape"][0] == [4, 4] and df["opts"][0] == {"a": [1, 2]} and df["n"][0] == 7
+
+
+def test_result_written_by_the_cpp_engine():
+    r = kscope.load(os.path.join(FIXTURES, "golden", "vadd_results.json"))
+    df = r.to_dataframe()
+    assert list(df.columns[:4]) == ["Annotation", "Metric", "n", "dtype"]
+    assert df["n"].dtype == np.int64 and set(df["n"]) == {1024, 4096}
+    assert set(df["Normalized"]) == {"baseline"} and "NormalizationValue" in df.columns
+    assert df[df["Annotation"] == "baseline"]["AvgValue"].eq(1.0).all()
+
+
+def test_load_ncu_report_csv():
+    r = kscope.load_ncu(os.path.join(FIXTURES, "ncu", "kscope_range_replay.csv"),
+                        metrics=["gpu__time_duration.sum"])  # fmt: skip
+    df = r.to_dataframe()
+    assert r.parameters == ["ID"] and df["ID"].dtype == np.int64
+    assert set(df["Metric"]) == {"gpu__time_duration.sum"} and (df["Unit"] == "ns").all()
+    assert set(df["Annotation"]) == {"vadd", "scale"} and (df["AvgValue"] > 0).all()
+
+
+def test_load_ncu_unknown_metric():
+    with pytest.raises(ValueError, match="nope"):
+        kscope.load_ncu(os.path.join(FIXTURES, "ncu", "kscope_range_replay.csv"), metrics=["nope"])
 
 
 def test_load_missing_file(tmp_path):

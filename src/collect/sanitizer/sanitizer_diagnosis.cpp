@@ -3,12 +3,21 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "collect/sanitizer/sanitizer_report.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::sanitizer {
 namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  if (in) text << in.rdbuf();
+  return text.str();
+}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -54,7 +63,8 @@ long long error_summary_count(const std::string& text) {
 CheckRun interpret_sanitizer_run(const SanitizerRunFacts& f) {
   const auto& p = f.outcome.process;
   const auto& report = f.outcome.report;
-  std::string tool_output = f.log_text;
+  const std::string log_text = read_text(f.files.log);
+  std::string tool_output = log_text;
   for (const auto& line : p.stderr_tail) tool_output += "\n" + line;
   if (device_not_supported(tool_output)) {
     throw ToolError(
@@ -89,7 +99,7 @@ CheckRun interpret_sanitizer_run(const SanitizerRunFacts& f) {
                     f.files.log);
   }
   const std::size_t records = error_records(run.findings);
-  const long long summary = error_summary_count(f.log_text);
+  const long long summary = error_summary_count(log_text);
   run.truncated = f.print_limit > 0 && (records >= static_cast<std::size_t>(f.print_limit) ||
                                         summary > static_cast<long long>(records));
   run.reported = report.has_value();

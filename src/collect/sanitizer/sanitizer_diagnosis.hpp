@@ -19,13 +19,12 @@ struct SanitizerRunFacts {
   subprocess::ChildMarker marker;
   SanitizerFiles files;
   std::string check;         ///< --tool
-  std::string log_text;      ///< compute-sanitizer's --log-file ("" when it wrote none)
   std::string part;          ///< which part of the session ran, for messages ("config 2")
   int print_limit = 0;       ///< --print-limit given
 };
 
-/// Reads the XML report and returns what the run found; throws kscope::ToolError (or the
-/// program's own error class) when the run failed.
+/// Reads the XML report and compute-sanitizer's log and returns what the run found; throws
+/// kscope::ToolError (or the program's own error class) when the run failed.
 [[nodiscard]] CheckRun interpret_sanitizer_run(const SanitizerRunFacts& facts);
 
 /// Whether compute-sanitizer's output says it cannot run on this GPU ("Device not supported").

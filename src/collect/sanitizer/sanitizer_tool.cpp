@@ -1,8 +1,6 @@
 #include "collect/sanitizer/sanitizer_tool.hpp"
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "collect/sanitizer/check_summary.hpp"
 #include "collect/sanitizer/sanitizer_command.hpp"
@@ -14,13 +12,6 @@
 
 namespace kscope::sanitizer {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  if (in) text << in.rdbuf();
-  return text.str();
-}
 
 // ".config2.stop3" for the narrower runs, "" for the whole sweep.
 std::string file_tag(const subprocess::ChildScope& scope) {
@@ -80,7 +71,6 @@ CheckRun SanitizerTool::run_program(const SessionInfo& info,
   log.debug("compute-sanitizer (" + facts.part + "): " +
             subprocess::command_line_text(request.argv));
   facts.outcome = subprocess::run_reexec(request);
-  facts.log_text = read_text(facts.files.log);
   CheckRun run = interpret_sanitizer_run(facts);
   if (!metadata_ && facts.outcome.report) metadata_ = facts.outcome.report->metadata;
   return run;

@@ -286,8 +286,10 @@ class Parser {
         ++column;
       }
     }
+    const bool cut = at >= s_.size() && problem.find("truncated") == std::string::npos;
     throw ToolError("cannot read " + source_ + ": line " + std::to_string(line) + ", column " +
-                    std::to_string(column) + ": " + problem);
+                    std::to_string(column) + ": " + problem +
+                    (cut ? " (the document ends there: the file is truncated)" : ""));
   }
 
   std::string_view s_;

@@ -1,0 +1,158 @@
+// compute-sanitizer XML reports -> findings, on every fixture (real 2025.3.1 output from an H200
+// where there is one, tests/fixtures/sanitizer/README.md) and on broken reports.
+#include <gtest/gtest.h>
+
+#include "collect/ncu/ncu_test_support.hpp"
+#include "collect/sanitizer/finding_attribution.hpp"
+#include "collect/sanitizer/sanitizer_report.hpp"
+#include "kscope/errors.hpp"
+
+namespace kscope::sanitizer {
+namespace {
+
+std::vector<Finding> fixture(const std::string& name, const std::string& check) {
+  return read_sanitizer_report(testing::fixture("sanitizer/" + name), check);
+}
+
+TEST(SanitizerReportTest, MemcheckOutOfBoundsWrites) {
+  const auto fs = fixture("memcheck_oob.xml", "memcheck");
+  ASSERT_EQ(fs.size(), 2u);
+  const Finding& f = fs[0];
+  EXPECT_EQ(f.check, "memcheck");
+  EXPECT_EQ(f.category, "Precise");
+  EXPECT_EQ(f.severity, "Error");
+  EXPECT_EQ(f.kind, "Invalid __global__ write of size 4 bytes");
+  EXPECT_EQ(f.detail, "out of bounds");
+  EXPECT_EQ(f.kernel, "oob");  // from __device_stub__Z3oobPii
+  EXPECT_EQ(f.function, "oob");
+  EXPECT_EQ(f.pc, std::optional<std::uint64_t>(0xa0));
+  ASSERT_TRUE(f.thread && f.block);
+  EXPECT_EQ(*f.thread, (Dim3{0, 0, 0}));
+  EXPECT_EQ(*fs[1].thread, (Dim3{1, 0, 0}));
+  EXPECT_EQ(*f.block, (Dim3{0, 0, 0}));
+  EXPECT_EQ(f.address, std::optional<std::uint64_t>(0x7efb9c800000ULL));
+  EXPECT_EQ(fs[1].address, std::optional<std::uint64_t>(0x7efb9c800004ULL));
+  EXPECT_EQ(f.size, std::optional<std::uint64_t>(4));
+  EXPECT_EQ(f.file, "/src/probes/cs_bugs.cu");
+  EXPECT_EQ(f.line, std::optional<int>(5));
+  EXPECT_EQ(f.count, 1u);
+  ASSERT_EQ(f.host_stack.size(), 10u);
+  EXPECT_EQ(f.host_stack[0], "cuLaunchKernel (/usr/local/nvidia/lib64/libcuda.so.1+0x39fb94)");
+  EXPECT_EQ(f.host_stack[4], "__device_stub__Z3oobPii (/tmp/cs_bugs+0x9104)");
+  EXPECT_EQ(f.host_stack[7], "?? (/lib/x86_64-linux-gnu/libc.so.6+0x2a1c9)");
+  EXPECT_TRUE(f.annotation.empty());
+  EXPECT_FALSE(f.config.has_value());
+  EXPECT_NE(finding_signature(fs[0]), finding_signature(fs[1]));  // other thread
+}
+
+TEST(SanitizerReportTest, MemcheckLeak) {
+  const auto fs = fixture("memcheck_leak.xml", "memcheck");
+  ASSERT_EQ(fs.size(), 1u);
+  const Finding& f = fs[0];
+  EXPECT_EQ(f.category, "Leak");
+  EXPECT_EQ(f.kind, "Leaked 1024 bytes");
+  EXPECT_EQ(f.size, std::optional<std::uint64_t>(1024));
+  EXPECT_EQ(f.address, std::optional<std::uint64_t>(0x7f67e0800000ULL));
+  EXPECT_EQ(f.kernel, "");
+  EXPECT_EQ(f.severity, "Error");
+  ASSERT_EQ(f.host_stack.size(), 9u);
+  EXPECT_EQ(f.host_stack[4], "cudaError cudaMalloc<int> (/tmp/cs_bugs+0x96e6)");
+  EXPECT_EQ(f.host_stack[5], "main (/tmp/cs_bugs+0x8cd1)");
+  // Allocated in main, not inside a kscope session.
+  EXPECT_FALSE(allocated_in_session(f));
+}
+
+TEST(SanitizerReportTest, RacecheckAnalysisRecord) {
+  const auto fs = fixture("racecheck_race.xml", "racecheck");
+  ASSERT_EQ(fs.size(), 1u);
+  const Finding& f = fs[0];
+  EXPECT_EQ(f.category, "Analysis");
+  EXPECT_EQ(f.kind, "Race condition");
+  EXPECT_EQ(f.kernel, "race");
+  EXPECT_EQ(f.file, "/src/probes/cs_bugs.cu");
+  EXPECT_EQ(f.line, std::optional<int>(7));
+  EXPECT_EQ(f.detail,
+            "Write at cs_bugs.cu:7 races with Write at cs_bugs.cu:7, Read at cs_bugs.cu:8");
+  EXPECT_EQ(f.count, 128u + 764u);
+  EXPECT_FALSE(f.thread.has_value());  // racecheck reports no thread
+  EXPECT_TRUE(f.host_stack.empty());
+}
+
+TEST(SanitizerReportTest, InitcheckRecord) {
+  const auto fs = fixture("initcheck_uninit.xml", "initcheck");
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "Uninitialized __global__ memory read of size 4 bytes");
+  EXPECT_EQ(fs[0].kernel, "uninit_read");
+  EXPECT_EQ(fs[0].line, std::optional<int>(10));
+  EXPECT_EQ(*fs[0].thread, (Dim3{3, 0, 0}));
+  EXPECT_EQ(fs[0].detail, "");
+}
+
+TEST(SanitizerReportTest, SynccheckRecordOfATemplatedKernel) {
+  const auto fs = fixture("synccheck_barrier.xml", "synccheck");
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].kind, "Barrier error detected. Divergent thread(s) in block");
+  EXPECT_EQ(fs[0].kernel, "ns::divergent_sync<float>");
+  EXPECT_EQ(fs[0].function, "ns::divergent_sync<float>");
+  EXPECT_EQ(*fs[0].block, (Dim3{1, 0, 0}));
+}
+
+TEST(SanitizerReportTest, CleanRunHasNoFindings) {
+  EXPECT_TRUE(fixture("memcheck_clean.xml", "memcheck").empty());
+}
+
+TEST(SanitizerReportTest, KernelFromLaunchStackWithoutDeviceStub) {
+  EXPECT_EQ(kernel_from_launch_stack({"cuLaunchKernel", "triton_kernel_launcher"}), "");
+  EXPECT_EQ(kernel_from_launch_stack({"cuLaunchKernel", "__device_stub__Z4vaddPfS_S_i"}), "vadd");
+}
+
+TEST(SanitizerReportTest, UnknownRecordsAreKeptAsTheirTextSays) {
+  const auto fs = parse_sanitizer_report(
+      "<ComputeSanitizerOutput><record><kind>ApiError</kind><what><text>Program hit "
+      "cudaErrorInvalidValue</text></what></record><record/></ComputeSanitizerOutput>",
+      "memcheck", "t");
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_EQ(fs[0].kind, "Program hit cudaErrorInvalidValue");
+  EXPECT_EQ(fs[0].kernel, "");
+  EXPECT_EQ(fs[1].kind, "");
+  EXPECT_EQ(fs[1].severity, "Error");
+}
+
+TEST(SanitizerReportTest, OddNumbersAreLeftOutNotFatal) {
+  const auto fs = parse_sanitizer_report(
+      "<ComputeSanitizerOutput><record><kind>Precise</kind><who><threadIdx><x>a</x><y>0</y>"
+      "<z>0</z></threadIdx></who><what><text>t</text><address>0xZZ</address><size>-4</size>"
+      "</what><where><func>k</func><line>0</line></where></record></ComputeSanitizerOutput>",
+      "memcheck", "t");
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_FALSE(fs[0].thread.has_value());
+  EXPECT_FALSE(fs[0].address.has_value());
+  EXPECT_FALSE(fs[0].size.has_value());
+  EXPECT_FALSE(fs[0].line.has_value());  // 0: no line information
+  EXPECT_EQ(fs[0].kernel, "k");
+}
+
+TEST(SanitizerReportTest, TruncatedReportIsAClearError) {
+  try {
+    (void)fixture("memcheck_truncated.xml", "memcheck");
+    FAIL() << "no error";
+  } catch (const ToolError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("compute-sanitizer's report '"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("memcheck_truncated.xml"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
+  }
+}
+
+TEST(SanitizerReportTest, OtherXmlIsNotAReport) {
+  EXPECT_THROW((void)parse_sanitizer_report("<html/>", "memcheck", "t"), ToolError);
+  try {
+    (void)parse_sanitizer_report("<html/>", "memcheck", "x.xml");
+  } catch (const ToolError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a compute-sanitizer XML report"), std::string::npos);
+  }
+  EXPECT_THROW((void)read_sanitizer_report("/nonexistent/r.xml", "memcheck"), ToolError);
+}
+
+}  // namespace
+}  // namespace kscope::sanitizer

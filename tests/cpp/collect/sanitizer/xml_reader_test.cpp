@@ -1,0 +1,138 @@
+// The small XML reader: what compute-sanitizer's reports contain, and malformed input (a clear
+// error with line and column, never a crash).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "collect/sanitizer/xml_reader.hpp"
+#include "kscope/errors.hpp"
+
+namespace kscope::sanitizer {
+namespace {
+
+std::string error_of(const std::string& xml) {
+  try {
+    (void)parse_xml(xml, "test.xml");
+  } catch (const ToolError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("wrong class: ") + e.what();
+  }
+  return "no error";
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(XmlReaderTest, ElementsTextAndAttributes) {
+  const auto root = parse_xml(
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- top -->\n"
+      "<a x=\"1\" y='two'>\n  <b>hello</b>\n  <b>world</b><c/>\n  <d k=\"v\" /></a>\n",
+      "t");
+  EXPECT_EQ(root.name, "a");
+  ASSERT_NE(root.attribute("x"), nullptr);
+  EXPECT_EQ(*root.attribute("x"), "1");
+  EXPECT_EQ(*root.attribute("y"), "two");
+  EXPECT_EQ(root.attribute("z"), nullptr);
+  ASSERT_EQ(root.children.size(), 4u);
+  EXPECT_EQ(root.child_text("b"), "hello");
+  EXPECT_EQ(root.children_named("b").size(), 2u);
+  EXPECT_EQ(root.children_named("b")[1]->text, "world");
+  EXPECT_NE(root.child("c"), nullptr);
+  EXPECT_TRUE(root.child("c")->children.empty());
+  EXPECT_EQ(*root.child("d")->attribute("k"), "v");
+  EXPECT_EQ(root.child("missing"), nullptr);
+  EXPECT_EQ(root.child_text("missing"), "");
+}
+
+TEST(XmlReaderTest, EntitiesCdataAndCommentsInContent) {
+  const auto root = parse_xml(
+      "<r a=\"&lt;&amp;&gt;\"><f>cudaError cudaMalloc&lt;int&gt;</f><q>&quot;&apos;</q>"
+      "<n>&#65;&#x42;&#xe9;&#x1F600;</n><c><![CDATA[a < b && c]]></c><m>x<!-- no -->y</m></r>",
+      "t");
+  EXPECT_EQ(*root.attribute("a"), "<&>");
+  EXPECT_EQ(root.child_text("f"), "cudaError cudaMalloc<int>");
+  EXPECT_EQ(root.child_text("q"), "\"'");
+  EXPECT_EQ(root.child_text("n"), "AB\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_EQ(root.child_text("c"), "a < b && c");
+  EXPECT_EQ(root.child_text("m"), "xy");
+}
+
+TEST(XmlReaderTest, DoctypeByteOrderMarkAndSelfClosingRoot) {
+  const auto root =
+      parse_xml("\xEF\xBB\xBF<!DOCTYPE r [ <!ENTITY x \"y>\"> ]>\n<ComputeSanitizerOutput/>\n", "t");
+  EXPECT_EQ(root.name, "ComputeSanitizerOutput");
+  EXPECT_TRUE(root.children.empty());
+}
+
+TEST(XmlReaderTest, TruncatedDocumentSaysSoWithPosition) {
+  const auto e = error_of("<a>\n  <record>\n    <kind>Pre");
+  EXPECT_TRUE(has(e, "cannot read test.xml: line 3")) << e;
+  EXPECT_TRUE(has(e, "truncated")) << e;
+  EXPECT_TRUE(has(error_of("<a><b x=\"1"), "unterminated value of attribute 'x'"));
+  EXPECT_TRUE(has(error_of("<a><b"), "truncated"));
+  EXPECT_TRUE(has(error_of("<a><!-- open"), "unterminated comment"));
+  EXPECT_TRUE(has(error_of("<a><![CDATA[ x"), "unterminated CDATA"));
+}
+
+TEST(XmlReaderTest, EmptyOrTextOnlyDocumentIsAnError) {
+  EXPECT_TRUE(has(error_of(""), "empty")) << error_of("");
+  EXPECT_TRUE(has(error_of("  \n <!-- c -->"), "no root element"));
+  EXPECT_TRUE(has(error_of("hello"), "expected the root element"));
+}
+
+TEST(XmlReaderTest, MismatchedTagsAreNamed) {
+  const auto e = error_of("<a>\n<b></c></a>");
+  EXPECT_TRUE(has(e, "line 2, column 4")) << e;
+  EXPECT_TRUE(has(e, "closing tag </c> does not match the open element <b>")) << e;
+}
+
+TEST(XmlReaderTest, BadReferencesAreErrors) {
+  EXPECT_TRUE(has(error_of("<a>&nbsp;</a>"), "unknown entity '&nbsp;'"));
+  EXPECT_TRUE(has(error_of("<a>&#0;</a>"), "invalid character reference"));
+  EXPECT_TRUE(has(error_of("<a>&#xD800;</a>"), "invalid character reference"));
+  EXPECT_TRUE(has(error_of("<a>&#x110000;</a>"), "invalid character reference"));
+  EXPECT_TRUE(has(error_of("<a>&#12a;</a>"), "invalid character reference"));
+  EXPECT_TRUE(has(error_of("<a>AT&T</a>"), "'&' that does not start an entity reference"));
+}
+
+TEST(XmlReaderTest, MalformedTagsAndAttributes) {
+  EXPECT_TRUE(has(error_of("<a x=1></a>"), "expected a quoted value for attribute 'x'"));
+  EXPECT_TRUE(has(error_of("<a x=\"1\" x=\"2\"></a>"), "attribute 'x' appears twice"));
+  EXPECT_TRUE(has(error_of("<a x=\"1\"y=\"2\"></a>"), "expected whitespace"));
+  EXPECT_TRUE(has(error_of("<a x=\"<\"></a>"), "'<' in the value"));
+  EXPECT_TRUE(has(error_of("<1a></1a>"), "expected element name"));
+  EXPECT_TRUE(has(error_of("<a></a><b/>"), "content after the end of the root element </a>"));
+  EXPECT_TRUE(has(error_of("<a><!ELEMENT x></a>"), "unexpected markup declaration"));
+}
+
+TEST(XmlReaderTest, DeepNestingIsRefusedNotACrash) {
+  std::string deep;
+  for (std::size_t i = 0; i < 100000; ++i) deep += "<e>";
+  EXPECT_TRUE(has(error_of(deep), "nested more than 256 levels")) << error_of(deep).substr(0, 200);
+  std::string ok;
+  for (std::size_t i = 0; i < kMaxXmlDepth; ++i) ok += "<e>";
+  for (std::size_t i = 0; i < kMaxXmlDepth; ++i) ok += "</e>";
+  EXPECT_EQ(parse_xml(ok, "t").name, "e");
+}
+
+TEST(XmlReaderTest, ArbitraryBytesNeverCrash) {
+  // Every prefix of a real-looking document, and some binary noise: an error or a tree, never a
+  // crash (ASan/UBSan builds check the "never").
+  const std::string doc =
+      "<?xml version=\"1.0\"?><R><record><kind>Precise</kind><what><text>a &amp; b</text>"
+      "</what><x a='1'/><![CDATA[z]]></record></R>";
+  for (std::size_t n = 0; n <= doc.size(); ++n) {
+    try {
+      (void)parse_xml(doc.substr(0, n), "prefix");
+    } catch (const ToolError&) {
+    }
+  }
+  std::string noise;
+  for (int i = 0; i < 4096; ++i) noise += static_cast<char>((i * 7919) % 256);
+  EXPECT_NE(error_of(noise), "no error");
+}
+
+}  // namespace
+}  // namespace kscope::sanitizer

@@ -83,7 +83,11 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     flush_to_sink(out, true);
     if (sink_) sink_->close("");
   } catch (const std::exception& e) {
-    if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
+    // The log sink may be user code (Python's sys.stdout): never let it replace the error.
+    try {
+      if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
+    } catch (...) {
+    }
     // Keep whatever was measured: the device may still be usable, so try to hand over the
     // completed records before stopping the tool.
     try {

@@ -39,6 +39,22 @@ Entry<F> resolve(void* handle, std::initializer_list<const char*> names) {
   return e;
 }
 
+// NVML sits next to the driver's libcuda.so.1. When the loader's search path does not reach it
+// but the CUDA runtime has already loaded libcuda (from wherever it found it), look there.
+std::string next_to_libcuda(const std::string& file) {
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!cuda) return {};
+  std::string dir;
+  Dl_info info{};
+  void* symbol = dlsym(cuda, "cuInit");
+  if (symbol && dladdr(symbol, &info) && info.dli_fname) {
+    dir = info.dli_fname;
+    dir = dir.substr(0, dir.find_last_of('/') + 1);
+  }
+  dlclose(cuda);
+  return dir.empty() ? std::string() : dir + file;
+}
+
 }  // namespace
 
 NvmlLibrary::NvmlLibrary(void* handle, std::string path) : handle_(handle), loaded_from_(std::move(path)) {
@@ -70,11 +86,16 @@ std::shared_ptr<NvmlLibrary> NvmlLibrary::load(std::string* why, const std::stri
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* err = dlerror();
-    if (why) {
-      *why = "cannot load " + path + " (" + (err ? err : "unknown dlopen error") +
-             "); NVML comes with the NVIDIA driver, so there is probably no driver on this machine";
+    const std::string reason = err ? err : "unknown dlopen error";
+    const std::string beside_cuda = path.find('/') == std::string::npos ? next_to_libcuda(path) : "";
+    if (!beside_cuda.empty()) handle = dlopen(beside_cuda.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      if (why) {
+        *why = "cannot load " + path + " (" + reason +
+               "); NVML comes with the NVIDIA driver, so there is probably no driver on this machine";
+      }
+      return nullptr;
     }
-    return nullptr;
   }
   std::shared_ptr<NvmlLibrary> lib(new NvmlLibrary(handle, path));
   if (!lib->symbols_.init.fn || !lib->symbols_.shutdown.fn) {

@@ -43,7 +43,8 @@ class NvmlLibrary {
     Entry<PowerUsageFn> power_usage;             // nvmlDeviceGetPowerUsage
   };
 
-  /// Loads and initialises NVML from `path`. Returns null when NVML is unusable (no library, no
+  /// Loads and initialises NVML from `path` (a bare file name is also looked for next to the
+  /// libcuda.so.1 the process has loaded). Returns null when NVML is unusable (no library, no
   /// nvmlInit, nvmlInit failed: typically no NVIDIA driver) and then sets `why` to one sentence
   /// naming the library and the reason.
   [[nodiscard]] static std::shared_ptr<NvmlLibrary> load(std::string* why,

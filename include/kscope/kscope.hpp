@@ -9,4 +9,5 @@
 #include "kscope/options.hpp"
 #include "kscope/profile.hpp"
 #include "kscope/results.hpp"
+#include "kscope/sanitize.hpp"
 #include "kscope/value.hpp"

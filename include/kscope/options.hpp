@@ -64,6 +64,18 @@ struct Options {
   std::vector<std::string> metrics{kTimeMetric};
   /// Collection tool: "cupti" (in-process, default), "ncu" or "sanitizer".
   std::string tool = "cupti";
+  /// Tool "sanitizer": the compute-sanitizer checks to run, each in its own re-execution of the
+  /// program: any of "memcheck" (out-of-bounds and misaligned accesses; default), "racecheck"
+  /// (shared-memory races), "initcheck" (reads of uninitialised global memory), "synccheck"
+  /// (invalid use of barriers). See docs/tools/sanitizer.md.
+  std::vector<std::string> sanitizer_checks{"memcheck"};
+  /// Tool "sanitizer", with "memcheck": also report device memory allocated during a run and
+  /// still allocated when the session ends (compute-sanitizer --leak-check full).
+  bool sanitizer_leak_check = false;
+  /// Tool "sanitizer": most records compute-sanitizer reports per run of a check (its
+  /// --print-limit, which also caps its XML report); 0: no limit. kscope warns when a check
+  /// reaches it, since later errors are then missing.
+  int sanitizer_print_limit = 1000;
   /// "all": flush the L2 cache before every run by writing a scratch buffer of twice the L2
   /// size on the device (like ncu's default); "none": leave caches warm.
   std::string cache_control = "all";

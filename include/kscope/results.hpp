@@ -81,6 +81,50 @@ struct RunTelemetry {
   double cooling_wait_s = 0;             ///< seconds thermal control paused right before the run
 };
 
+/// Block or thread index of a CUDA launch (blockIdx, threadIdx).
+struct Dim3 {
+  std::uint32_t x = 0;
+  std::uint32_t y = 0;
+  std::uint32_t z = 0;
+  friend bool operator==(const Dim3& a, const Dim3& b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+  }
+};
+
+/// One problem compute-sanitizer found (tool "sanitizer", kscope::sanitize; see
+/// docs/tools/sanitizer.md). Optional fields are nullopt, strings empty, when the check does not
+/// report them (racecheck reports no thread; leaks no kernel).
+struct Finding {
+  std::string check;        ///< "memcheck", "racecheck", "initcheck" or "synccheck"
+  std::string kind;         ///< what happened, as compute-sanitizer words it: "Invalid __global__
+                            ///< write of size 4 bytes", "Race condition", "Leaked 1024 bytes", ...
+  std::string category;     ///< compute-sanitizer's record kind: "Precise", "Analysis", "Leak", ...
+  std::string severity;     ///< compute-sanitizer's level: "Error" or "Warning"
+  std::string kernel;       ///< the launched kernel (demangled base name); "" for leaks
+  std::string function;     ///< device function of the access (the kernel or a function it calls)
+  std::optional<std::uint64_t> pc;  ///< offset of the access in `function`
+  std::optional<Dim3> block;        ///< blockIdx of the thread that made the access
+  std::optional<Dim3> thread;       ///< threadIdx of that thread
+  std::optional<std::uint64_t> address;  ///< accessed (leaked) address
+  std::optional<std::uint64_t> size;     ///< access (leak) size, bytes
+  std::string file;         ///< source file of the access; needs a build with -lineinfo
+  std::optional<int> line;  ///< line in `file`
+  std::string detail;       ///< e.g. "out of bounds"; racecheck: the racing accesses
+  std::size_t count = 1;    ///< occurrences this record stands for (racecheck: hazards)
+  /// Host stack, innermost frame first, "function (module+0xoffset)": of the kernel launch, or of
+  /// the allocation for a leak.
+  std::vector<std::string> host_stack;
+  std::string annotation;   ///< annotation the kernel was launched in ("" when none)
+  std::optional<std::size_t> config;  ///< index into Results::configs(); nullopt when unknown
+  std::optional<std::size_t> run;     ///< run of that config; nullopt when unknown
+  /// How annotation, config and run were found: "annotation" (launched inside `annotation`),
+  /// "outside" (launched in that run outside any annotation), "run" (in that run, annotation not
+  /// determined because the program ended early), "session" (a leak: allocated during that run
+  /// and still allocated when the session ended), "unattributed" (found when the whole sweep was
+  /// checked, but not again when each config was checked alone).
+  std::string attribution;
+};
+
 /// Statistics of one (annotation, metric, config).
 struct ProcessedRow {
   std::string annotation;
@@ -130,6 +174,7 @@ class Results {
     std::vector<RawRow> raw;              ///< raw table
     std::vector<ProcessedRow> processed;  ///< processed table
     std::vector<RunTelemetry> telemetry;  ///< one entry per measured run (empty without NVML)
+    std::vector<Finding> findings;        ///< tool "sanitizer": what it found (empty: clean)
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
     bool complete = true;                 ///< false when loaded from an unfinished journal
@@ -146,6 +191,10 @@ class Results {
   [[nodiscard]] const std::vector<RawRow>& raw() const { return d_.raw; }
   [[nodiscard]] const std::vector<ProcessedRow>& processed() const { return d_.processed; }
   [[nodiscard]] const std::vector<RunTelemetry>& telemetry() const { return d_.telemetry; }
+  /// Tool "sanitizer": every problem compute-sanitizer found, in the order found.
+  [[nodiscard]] const std::vector<Finding>& findings() const { return d_.findings; }
+  /// True when nothing was found (no findings). Always true for the measuring tools.
+  [[nodiscard]] bool ok() const { return d_.findings.empty(); }
   [[nodiscard]] const Metadata& metadata() const { return d_.metadata; }
   [[nodiscard]] const std::string& journal_path() const { return d_.journal_path; }
   [[nodiscard]] bool complete() const { return d_.complete; }
@@ -157,7 +206,9 @@ class Results {
   /// Aligned human-readable processed table with a header naming GPU, host and tool.
   void print(std::ostream& out) const;
   /// Writes `<prefix>profiled_data-<name>-<id>.csv` (raw) and
-  /// `<prefix>processed_data-<name>-<id>.csv` (processed); returns the two paths.
+  /// `<prefix>processed_data-<name>-<id>.csv` (processed); returns the two paths. Results of
+  /// tool "sanitizer" (or with findings) also get `<prefix>findings-<name>-<id>.csv`, the third
+  /// path.
   std::vector<std::string> write_csv(const std::string& prefix) const;
   /// Writes the self-describing JSON document (schema in docs/output-schema.md).
   void write_json(const std::string& path) const;

@@ -12,6 +12,7 @@
 #include "cuda/gpu_run_environment.hpp"
 #include "subprocess/child_collector.hpp"
 #include "subprocess/child_report.hpp"
+#include "subprocess/child_scope.hpp"
 #include "subprocess/error_relay.hpp"
 
 namespace kscope {
@@ -42,6 +43,7 @@ ChildDevice gpu_child_device(const Options& options) {
   d.device = cuda::require_device();
   d.metadata = cuda::device_metadata(d.device);
   d.environment = std::make_unique<cuda::GpuRunEnvironment>(d.device, options);
+  d.release = [] { cuda::reset_device(); };
   return d;
 }
 
@@ -56,19 +58,39 @@ Results run_child_session(const subprocess::ChildMarker& marker, std::string_vie
   }
 
   subprocess::ChildReport report;
+  // The parent may narrow the session down (subprocess/child_scope.hpp; the sanitizer tool).
+  subprocess::ChildCollector collector;
+  std::vector<Config> selected;
+  std::function<void()> release;
   try {
-    const Logger log(options);
-    ChildDevice dev = device(options);
+    const subprocess::ChildScope scope = subprocess::ChildScope::from_environment();
+    selected = scope.select(configs);
+    const Options run_options = scope.apply(options);
+    const Logger log(run_options);
+    ChildDevice dev = device(run_options);
+    if (scope.release_device) release = dev.release;
     report.metadata = dev.metadata;
-    subprocess::ChildCollector collector;
+    if (scope.stop_at > 0) {
+      collector.set_boundary_hook([&](std::size_t boundary) {
+        if (boundary != scope.stop_at) return;
+        // The parent wants what ran before this boundary: let it finish, then end here.
+        try {
+          dev.environment->synchronize();
+        } catch (...) {
+        }
+        report.trace = collector.trace();
+        subprocess::restore_config_indices(selected, &report.runs, &report.trace);
+        if (release) release();
+        end_child_process(report, marker.report_path);
+      });
+    }
     Session session(collector, *dev.environment, nullptr, log);
     const std::string dir =
         std::filesystem::path(marker.report_path).parent_path().string();
-    SessionInfo info{std::string(name), id, configs.size(), &options, dev.device,
+    SessionInfo info{std::string(name), id, selected.size(), &run_options, dev.device,
                      dir.empty() ? std::string() : dir + "/"};
-    Session::Output out = session.run(info, configs, fn);
+    Session::Output out = session.run(info, selected, fn);
     report.runs = std::move(out.runs);
-    report.trace = collector.trace();
   } catch (const std::exception& e) {
     report.error = e.what();
     report.error_kind = subprocess::error_kind(e);
@@ -76,6 +98,10 @@ Results run_child_session(const subprocess::ChildMarker& marker, std::string_vie
     report.error = "unknown exception in the benchmark";
     report.error_kind = "exception";
   }
+  // Also after an error: the annotations entered until then.
+  report.trace = collector.trace();
+  subprocess::restore_config_indices(selected, &report.runs, &report.trace);
+  if (release) release();
   end_child_process(report, marker.report_path);
 }
 

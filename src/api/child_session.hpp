@@ -20,6 +20,10 @@ struct ChildDevice {
   std::unique_ptr<RunEnvironment> environment;  ///< cache flush + synchronisation around runs
   Metadata metadata;                            ///< reported to the parent
   int device = 0;
+  /// Ends the use of the device before the child exits, when the parent asks (KSCOPE_CHILD_SCOPE
+  /// "release"): compute-sanitizer finishes its report when the CUDA context is destroyed. May
+  /// be empty.
+  std::function<void()> release;
 };
 /// Makes the ChildDevice; the default needs a GPU (throws NoDeviceError otherwise).
 using ChildDeviceFactory = std::function<ChildDevice(const Options&)>;

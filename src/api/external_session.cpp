@@ -21,6 +21,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   const auto t0 = std::chrono::steady_clock::now();
   ExternalRun run = external->run(info, log);
   d.metadata = run.metadata;
+  d.findings = std::move(run.findings);
   d.metadata.tool = tool.name;
   d.metadata.tool_version = external->version();
   d.metadata.wall_seconds =

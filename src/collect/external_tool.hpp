@@ -17,6 +17,7 @@ namespace kscope {
 struct ExternalRun {
   Session::Output output;  ///< records (already attributed to annotation and run) + run logs
   Metadata metadata;       ///< the device and host the child ran on
+  std::vector<Finding> findings;  ///< what a checking tool (sanitizer) found; Results::findings
 };
 
 class ExternalTool {

@@ -2,6 +2,7 @@
 
 #include "collect/cupti/cupti_collector.hpp"
 #include "collect/ncu/ncu_tool.hpp"
+#include "collect/sanitizer/sanitizer_tool.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -14,6 +15,8 @@ const std::vector<ToolEntry>& entries() {
          return std::make_unique<cupti::CuptiCollector>();
        }},
       {"ncu", &ncu::NcuTool::check_options, nullptr, &ncu::NcuTool::create},
+      {"sanitizer", &sanitizer::SanitizerTool::check_options, nullptr,
+       &sanitizer::SanitizerTool::create},
   };
   return tools;
 }

@@ -15,6 +15,7 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& table() {
       {"clock_control", {"base", "none"}},
       {"replay_mode", {"kernel", "range"}},
       {"thermal_mode", {"auto", "manual", "off"}},
+      {"sanitizer_checks", {"memcheck", "racecheck", "initcheck", "synccheck"}},
   };
   return t;
 }
@@ -33,6 +34,39 @@ void check_enum(std::string_view option, const std::string& value) {
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
     throw InvalidArgument("Invalid " + std::string(option) + " '" + value + "'. Expected " +
                           quoted_list(allowed) + ".");
+  }
+}
+
+// The compute-sanitizer options (tool "sanitizer"); checked whatever the tool, since the
+// defaults are valid and a typo is a typo.
+void check_sanitizer_options(const Options& o) {
+  if (o.sanitizer_checks.empty()) {
+    throw InvalidArgument("Invalid sanitizer_checks []: name at least one check, e.g. "
+                          "['memcheck']. Expected any of " +
+                          quoted_list(allowed_values("sanitizer_checks")) + ".");
+  }
+  const auto& allowed = allowed_values("sanitizer_checks");
+  for (auto it = o.sanitizer_checks.begin(); it != o.sanitizer_checks.end(); ++it) {
+    if (std::find(allowed.begin(), allowed.end(), *it) == allowed.end()) {
+      throw InvalidArgument("Invalid sanitizer_checks entry '" + *it + "'. Expected any of " +
+                            quoted_list(allowed) + ".");
+    }
+    if (std::find(o.sanitizer_checks.begin(), it, *it) != it) {
+      throw InvalidArgument("Invalid sanitizer_checks: '" + *it +
+                            "' is listed twice; name each check once.");
+    }
+  }
+  if (o.sanitizer_leak_check &&
+      std::find(o.sanitizer_checks.begin(), o.sanitizer_checks.end(), "memcheck") ==
+          o.sanitizer_checks.end()) {
+    throw InvalidArgument(
+        "sanitizer_leak_check is part of the 'memcheck' check, which sanitizer_checks does not "
+        "name: add 'memcheck' to sanitizer_checks or turn sanitizer_leak_check off.");
+  }
+  if (o.sanitizer_print_limit < 0) {
+    throw InvalidArgument("Invalid sanitizer_print_limit " +
+                          std::to_string(o.sanitizer_print_limit) +
+                          ". Expected an integer >= 0 (0: no limit).");
   }
 }
 
@@ -84,6 +118,7 @@ void Options::validate() const {
     throw InvalidArgument("Invalid thermal_device " + std::to_string(*thermal_device) +
                           ". Expected a CUDA device ordinal >= 0.");
   }
+  check_sanitizer_options(*this);
   if (!reexec_argv.empty() && reexec_argv.front().empty()) {
     throw InvalidArgument(
         "Invalid reexec_argv: its first element (the executable that re-runs this program) is "

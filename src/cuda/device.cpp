@@ -66,6 +66,11 @@ std::string host_name() {
   return buf;
 }
 
+void reset_device() noexcept {
+  (void)cudaDeviceReset();
+  (void)cudaGetLastError();
+}
+
 Metadata device_metadata(int device) {
   Metadata m;
   m.device = device;

@@ -20,6 +20,11 @@ int require_device();
 /// kscope version and the current time.
 [[nodiscard]] Metadata device_metadata(int device);
 
+/// Destroys the primary context of the current device (cudaDeviceReset), ignoring errors (the
+/// context may already be broken). For a re-executed child before it exits: an external tool
+/// such as compute-sanitizer finishes its report (e.g. its leak check) when the context goes.
+void reset_device() noexcept;
+
 /// L2 cache size in bytes of `device`.
 [[nodiscard]] long long l2_cache_bytes(int device);
 

@@ -15,6 +15,11 @@ void write_raw_csv(const Results& results, std::ostream& out);
 /// RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean.
 void write_processed_csv(const Results& results, std::ostream& out);
 
+/// Findings of a sanitizer result: Check, Kind, Severity, Annotation, Kernel, Block, Thread,
+/// Address, Size, File, Line, Detail, Count, Config, Run, Attribution, HostStack (frames joined
+/// by " <- "), <parameters...> (empty when the config is unknown).
+void write_findings_csv(const Results& results, std::ostream& out);
+
 /// One CSV field, quoted when it holds a comma, quote or newline.
 [[nodiscard]] std::string csv_field(const std::string& text);
 

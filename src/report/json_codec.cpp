@@ -86,7 +86,10 @@ Json to_json(const Options& o) {
               {"thermal_timeout", optional_int(o.thermal_timeout)},
               {"thermal_device", optional_int(o.thermal_device)},
               {"reexec_argv", o.reexec_argv},
-              {"reexec_unavailable", o.reexec_unavailable}};
+              {"reexec_unavailable", o.reexec_unavailable},
+              {"sanitizer_checks", o.sanitizer_checks},
+              {"sanitizer_leak_check", o.sanitizer_leak_check},
+              {"sanitizer_print_limit", o.sanitizer_print_limit}};
 }
 
 void options_from_json(const Json& j, Options* o) {
@@ -109,6 +112,9 @@ void options_from_json(const Json& j, Options* o) {
   if (j.contains("thermal_device")) o->thermal_device = optional_int_from(j["thermal_device"]);
   o->reexec_argv = get_or(j, "reexec_argv", o->reexec_argv);
   o->reexec_unavailable = get_or(j, "reexec_unavailable", o->reexec_unavailable);
+  o->sanitizer_checks = get_or(j, "sanitizer_checks", o->sanitizer_checks);
+  o->sanitizer_leak_check = get_or(j, "sanitizer_leak_check", o->sanitizer_leak_check);
+  o->sanitizer_print_limit = get_or(j, "sanitizer_print_limit", o->sanitizer_print_limit);
 }
 
 Json to_json(const Metadata& m) {
@@ -336,6 +342,81 @@ Json telemetry_to_json(const std::vector<RunTelemetry>& telemetry) {
 std::vector<RunTelemetry> telemetry_from_json(const Json& j) {
   std::vector<RunTelemetry> out;
   for (const auto& t : j) out.push_back(run_telemetry_from_json(t));
+  return out;
+}
+
+namespace {
+
+Json dim3_json(const std::optional<Dim3>& d) {
+  return d ? Json::array({d->x, d->y, d->z}) : Json(nullptr);
+}
+
+std::optional<Dim3> dim3_from(const Json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return Dim3{it->at(0).get<std::uint32_t>(), it->at(1).get<std::uint32_t>(),
+              it->at(2).get<std::uint32_t>()};
+}
+
+}  // namespace
+
+Json to_json(const Finding& f) {
+  return Json{{"check", f.check},
+              {"kind", f.kind},
+              {"category", f.category},
+              {"severity", f.severity},
+              {"kernel", f.kernel},
+              {"function", f.function},
+              {"pc", optional_json(f.pc)},
+              {"block", dim3_json(f.block)},
+              {"thread", dim3_json(f.thread)},
+              {"address", optional_json(f.address)},
+              {"size", optional_json(f.size)},
+              {"file", f.file},
+              {"line", optional_json(f.line)},
+              {"detail", f.detail},
+              {"count", f.count},
+              {"host_stack", f.host_stack},
+              {"annotation", f.annotation},
+              {"config", optional_json(f.config)},
+              {"run", optional_json(f.run)},
+              {"attribution", f.attribution}};
+}
+
+Finding finding_from_json(const Json& j) {
+  Finding f;
+  f.check = j.at("check").get<std::string>();
+  f.kind = get_or(j, "kind", std::string());
+  f.category = get_or(j, "category", std::string());
+  f.severity = get_or(j, "severity", std::string());
+  f.kernel = get_or(j, "kernel", std::string());
+  f.function = get_or(j, "function", std::string());
+  f.pc = optional_from<std::uint64_t>(j, "pc");
+  f.block = dim3_from(j, "block");
+  f.thread = dim3_from(j, "thread");
+  f.address = optional_from<std::uint64_t>(j, "address");
+  f.size = optional_from<std::uint64_t>(j, "size");
+  f.file = get_or(j, "file", std::string());
+  f.line = optional_from<int>(j, "line");
+  f.detail = get_or(j, "detail", std::string());
+  f.count = get_or(j, "count", std::size_t{1});
+  f.host_stack = get_or(j, "host_stack", std::vector<std::string>());
+  f.annotation = get_or(j, "annotation", std::string());
+  f.config = optional_from<std::size_t>(j, "config");
+  f.run = optional_from<std::size_t>(j, "run");
+  f.attribution = get_or(j, "attribution", std::string());
+  return f;
+}
+
+Json findings_to_json(const std::vector<Finding>& findings) {
+  Json out = Json::array();
+  for (const auto& f : findings) out.push_back(to_json(f));
+  return out;
+}
+
+std::vector<Finding> findings_from_json(const Json& j) {
+  std::vector<Finding> out;
+  for (const auto& f : j) out.push_back(finding_from_json(f));
   return out;
 }
 

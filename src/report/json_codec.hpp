@@ -37,6 +37,12 @@ void options_from_json(const Json& j, Options* o);
 [[nodiscard]] Json telemetry_to_json(const std::vector<RunTelemetry>& telemetry);
 [[nodiscard]] std::vector<RunTelemetry> telemetry_from_json(const Json& j);
 
+[[nodiscard]] Json to_json(const Finding& f);
+[[nodiscard]] Finding finding_from_json(const Json& j);
+/// A JSON array of Finding (the "findings" key of results).
+[[nodiscard]] Json findings_to_json(const std::vector<Finding>& findings);
+[[nodiscard]] std::vector<Finding> findings_from_json(const Json& j);
+
 /// The common header of results and journals: schema, name, id, options, metadata, configs.
 [[nodiscard]] Json header_json(const Results::Data& d, const char* kind);
 void header_from_json(const Json& j, Results::Data* d);

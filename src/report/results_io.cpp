@@ -45,7 +45,13 @@ std::vector<std::string> Results::write_csv(const std::string& prefix) const {
     auto out = open_for_writing(processed_path);
     report::write_processed_csv(*this, out);
   }
-  return {raw_path, processed_path};
+  if (d_.metadata.tool != "sanitizer" && d_.findings.empty()) return {raw_path, processed_path};
+  const std::string findings_path = prefix + "findings-" + tag + ".csv";
+  {
+    auto out = open_for_writing(findings_path);
+    report::write_findings_csv(*this, out);
+  }
+  return {raw_path, processed_path, findings_path};
 }
 
 std::string Results::to_json() const {
@@ -59,6 +65,7 @@ std::string Results::to_json() const {
   j["raw"] = std::move(raw);
   j["processed"] = std::move(processed);
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
+  j["findings"] = report::findings_to_json(d_.findings);
   return j.dump(1);
 }
 
@@ -94,6 +101,7 @@ Results Results::load(const std::string& path) {
     for (const auto& r : j.at("raw")) d.raw.push_back(report::raw_row_from_json(r));
     for (const auto& p : j.at("processed")) d.processed.push_back(report::processed_row_from_json(p));
     if (j.contains("telemetry")) d.telemetry = report::telemetry_from_json(j["telemetry"]);
+    if (j.contains("findings")) d.findings = report::findings_from_json(j["findings"]);
   } catch (const report::Json::exception& e) {
     throw Error("'" + path + "' does not follow the kscope result schema: " + e.what());
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/number_format.hpp"
+#include "report/findings_table.hpp"
 
 namespace kscope::report {
 namespace {
@@ -25,6 +26,10 @@ void print_table(const Results& results, std::ostream& out) {
       << (m.tool.empty() ? results.options().tool : m.tool);
   if (!results.complete()) out << " | INCOMPLETE (journal of an unfinished session)";
   out << "\n";
+  if ((m.tool.empty() ? results.options().tool : m.tool) == "sanitizer") {
+    print_findings(results, out);  // a check, not a measurement: its findings are the result
+    return;
+  }
 
   bool normalized = false;
   for (const auto& p : results.processed()) normalized = normalized || p.normalized.has_value();

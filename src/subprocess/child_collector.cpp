@@ -10,6 +10,7 @@ void ChildCollector::begin(const SessionInfo& /*info*/) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     trace_.clear();
+    boundaries_ = 0;
     in_run_ = false;
   }
   AnnotationRegistry::instance().set_listener(
@@ -29,8 +30,21 @@ void ChildCollector::after_run(const RunId& /*run*/, int /*pass*/) {
 }
 
 void ChildCollector::on_annotation(bool entering, const std::string& name) {
+  BoundaryHook hook;
+  std::size_t boundary = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!in_run_) return;
+    if (entering) trace_.push_back(AnnotationEntry{name, run_});
+    boundary = ++boundaries_;
+    hook = boundary_hook_;
+  }
+  if (hook) hook(boundary);
+}
+
+void ChildCollector::set_boundary_hook(BoundaryHook hook) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (entering && in_run_) trace_.push_back(AnnotationEntry{name, run_});
+  boundary_hook_ = std::move(hook);
 }
 
 std::vector<KernelRecord> ChildCollector::end() {

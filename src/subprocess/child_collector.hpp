@@ -5,6 +5,7 @@
 // records which annotation each run entered, warm-up runs included, so the parent can attribute
 // the tool's results by launch order when the tool's report does not carry kscope's NVTX payload.
 
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -31,6 +32,12 @@ class ChildCollector : public Collector {
   /// Every annotation entered during a run so far, in order.
   [[nodiscard]] std::vector<AnnotationEntry> trace() const;
 
+  /// Called at every annotation boundary during a run (entry or exit of an annotation) with its
+  /// number, counted from 1 over the session, on the thread that crossed it and with no lock
+  /// held. The sanitizer tool stops a child there (subprocess/child_scope.hpp).
+  using BoundaryHook = std::function<void(std::size_t boundary)>;
+  void set_boundary_hook(BoundaryHook hook);
+
  private:
   void on_annotation(bool entering, const std::string& name);
   void detach() noexcept;
@@ -39,6 +46,8 @@ class ChildCollector : public Collector {
   bool in_run_ = false;
   RunId run_;
   std::vector<AnnotationEntry> trace_;
+  std::size_t boundaries_ = 0;
+  BoundaryHook boundary_hook_;
   bool attached_ = false;
 };
 

@@ -23,6 +23,7 @@ from . import analyze, experimental
 from .annotation import annotate
 from .info_collectors import CollectionScope, InfoCollector
 from .results import ProfileResults, load, load_ncu
+from .sanitize import sanitize
 from .tools import Tool, activate, deactivate, get_active_tool
 from .verbosity import VerbosityLevel
 
@@ -43,4 +44,5 @@ __all__ = [
     "get_active_tool",
     "load",
     "load_ncu",
+    "sanitize",
 ]

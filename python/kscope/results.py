@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ._dataframe import processed_frame, raw_frame
+from ._findings import engine_findings, findings_frame
 from ._native import native
 from ._serialize import read_config_values, with_config_values
 
@@ -30,8 +31,23 @@ class ProfileResults:
 
     def to_dataframe(self) -> pd.DataFrame:
         """The processed table: one row per (annotation, metric, config) with statistics over
-        the runs, in nsight-python's column order (see docs/python.md)."""
+        the runs, in nsight-python's column order (see docs/python.md). For tool "sanitizer"
+        (and :func:`kscope.sanitize`): one row per finding, an empty frame with the same columns
+        when nothing was found (docs/tools/sanitizer.md)."""
+        if str(self._results.metadata.tool) == "sanitizer":
+            return findings_frame(self.findings, self.parameters, self._configs)
         return processed_frame(self._results, self._configs)
+
+    @property
+    def findings(self) -> list[dict[str, Any]]:
+        """Tool "sanitizer": what compute-sanitizer found, one dict per finding (the keys of the
+        JSON document's "findings"); empty for the measuring tools."""
+        return engine_findings(self._results)
+
+    @property
+    def ok(self) -> bool:
+        """True when compute-sanitizer found nothing (always True for the measuring tools)."""
+        return not self.findings
 
     def raw_dataframe(self) -> pd.DataFrame:
         """The raw table: one row per (annotation, metric, config, run)."""

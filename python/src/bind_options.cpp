@@ -76,6 +76,13 @@ void bind_options(nb::module_& m) {
                   "command that re-runs this program for the ncu and sanitizer tools")
           .def_rw("reexec_unavailable", &Options::reexec_unavailable,
                   "why this program cannot be re-run (\"\": it can)")
+          .def_rw("sanitizer_checks", &Options::sanitizer_checks,
+                  "tool \"sanitizer\": any of \"memcheck\", \"racecheck\", \"initcheck\", "
+                  "\"synccheck\"")
+          .def_rw("sanitizer_leak_check", &Options::sanitizer_leak_check,
+                  "tool \"sanitizer\": memcheck also reports leaks")
+          .def_rw("sanitizer_print_limit", &Options::sanitizer_print_limit,
+                  "tool \"sanitizer\": most records per run of a check (0: no limit)")
           .def_rw("thermal_mode", &Options::thermal_mode, "\"auto\", \"manual\" or \"off\"")
           .def_rw("thermal_wait", &Options::thermal_wait, "headroom (degC) that pauses profiling")
           .def_rw("thermal_cont", &Options::thermal_cont, "headroom (degC) at which a pause ends")

@@ -4,8 +4,10 @@
 
 #include <iostream>
 
+#include "check_metrics.hpp"
 #include "import_ncu.hpp"
 #include "kscope/kscope.hpp"
+#include "query_metrics.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"kscope " + std::string(kscope::version()) +
@@ -17,6 +19,8 @@ int main(int argc, char** argv) {
   std::string path;
   show->add_option("path", path, "result .json or journal .jsonl")->required()->check(CLI::ExistingFile);
   show->callback([&] { kscope::Results::load(path).print(std::cout); });
+  kscope::cli::add_query_metrics(app);
+  kscope::cli::add_check_metrics(app);
   kscope::cli::add_import_ncu(app);
 
   try {

@@ -1,0 +1,31 @@
+#pragma once
+// The device side of CUPTI profiling that the range profiler needs before it can start: the
+// process-wide profiler initialisation, the device support check, the chip name, the counter
+// availability image, and the CUDA context (through the runtime's driver entry points: nothing
+// of kscope links libcuda). No CUPTI types in this header: the context is a void*.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kscope::cupti {
+
+/// cuptiProfilerInitialize, once per process (thread-safe). Throws CuptiError.
+void initialize_profiler();
+
+/// Makes `device` current on this thread, creates its primary context if needed and returns it
+/// (a CUcontext). Throws kscope::Error when the driver entry point is missing.
+[[nodiscard]] void* primary_context(int device);
+
+/// Throws NotSupportedError saying why (architecture, SLI, vGPU profiling disabled, confidential
+/// computing, CMP, WSL) when the range profiler cannot profile `device`.
+void check_device_supported(int device);
+
+/// CUPTI's chip name of `device` ("GH100").
+[[nodiscard]] std::string device_chip_name(int device);
+
+/// Which counters the context's device exposes (feeds the host API). Throws CuptiError; this is
+/// where CUPTI_ERROR_INSUFFICIENT_PRIVILEGES usually surfaces.
+[[nodiscard]] std::vector<std::uint8_t> counter_availability(void* context);
+
+}  // namespace kscope::cupti

@@ -1,0 +1,146 @@
+// `kscope query-metrics` and `kscope check-metrics`: the built binary is run as a user would,
+// offline with --chip GH100; output, errors and exit codes are checked.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "collect/cupti/host_api_guard.hpp"
+#include "support/gpu_test.hpp"
+
+namespace kscope {
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+CliResult kscope_cli(const std::string& args) {
+  // One directory per test case and call: CTest runs the cases in parallel processes.
+  static int counter = 0;
+  const std::string dir = testing::scratch_dir(
+      std::string("cli_metrics_") + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+      "_" + std::to_string(counter++));
+  const std::string cmd = std::string(KSCOPE_BINARY_DIR) + "/cli/kscope " + args + " > " + dir +
+                          "out.txt 2> " + dir + "err.txt";
+  const int raw = std::system(cmd.c_str());
+  CliResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(dir + "out.txt");
+  r.err = slurp(dir + "err.txt");
+  return r;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The commands that read a chip's catalogue use the CUPTI host API.
+using MetricCatalogCommandsTest = testing::CuptiHostApiTest;
+
+TEST_F(MetricCatalogCommandsTest, QueryMetricsListsAChipOffline) {
+  const auto r = kscope_cli("query-metrics --chip gh100 --filter dram__bytes_read");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("Chip GH100\n", 0), 0u) << r.out;
+  EXPECT_TRUE(has(r.out, "Metric Name")) << r.out;
+  EXPECT_TRUE(has(r.out, "dram__bytes_read  Counter      byte         # of bytes read from DRAM"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "1 base metric(s)")) << r.out;
+}
+
+TEST_F(MetricCatalogCommandsTest, QueryMetricsCsvUsesNcuColumns) {
+  const auto r = kscope_cli("query-metrics --chip GH100 --csv --filter gpu__time_duration");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("\"Metric name\",\"Metric type\",\"Metric unit\",\"Metric description\"\n", 0), 0u)
+      << r.out;
+  EXPECT_TRUE(has(r.out, "\"gpu__time_duration\",\"Counter\",\"ns\",")) << r.out;
+}
+
+TEST_F(MetricCatalogCommandsTest, QueryMetricsListsChips) {
+  const auto r = kscope_cli("query-metrics --list-chips");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "GH100\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "GB100\n")) << r.out;
+}
+
+TEST_F(MetricCatalogCommandsTest, UnknownChipFailsWithTheKnownOnes) {
+  const auto r = kscope_cli("query-metrics --chip XX100");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "kscope: Unknown chip 'XX100'")) << r.err;
+  EXPECT_TRUE(has(r.err, "GH100")) << r.err;
+}
+
+TEST(MetricCommandsTest, WithoutChipAndWithoutGpuSaysNoCudaDevice) {
+  std::string reason;
+  if (testing::gpu_available(&reason)) GTEST_SKIP() << "a GPU is present";
+  for (const char* args : {"query-metrics", "check-metrics dram__bytes_read.sum"}) {
+    const auto r = kscope_cli(args);
+    EXPECT_EQ(r.status, 1) << args;
+    EXPECT_TRUE(has(r.err, "kscope: no CUDA device: ")) << r.err;
+    EXPECT_TRUE(has(r.err, "--chip")) << r.err;
+  }
+}
+
+TEST_F(MetricCatalogCommandsTest, CheckMetricsPrintsTypesUnitsAndPasses) {
+  const auto r = kscope_cli(
+      "check-metrics --chip GH100 gpu__time_duration.sum dram__bytes_read.sum");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "ok  gpu__time_duration.sum  Counter  ns  ")) << r.out;
+  EXPECT_TRUE(has(r.out, "Replay passes: 1\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "no replay")) << r.out;
+  const auto sm = kscope_cli("check-metrics --chip GH100 sm__throughput.avg.pct_of_peak_sustained_elapsed");
+  ASSERT_EQ(sm.status, 0) << sm.err;
+  EXPECT_TRUE(has(sm.out, "Replay passes: 8\n")) << sm.out;
+  EXPECT_TRUE(has(sm.out, "metric_replay 'application'")) << sm.out;
+}
+
+TEST_F(MetricCatalogCommandsTest, CheckMetricsRejectsUnknownNamesWithSuggestions) {
+  const auto r = kscope_cli("check-metrics --chip GH100 gpu__time_duration.sum dram__byte_read.sum");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "kscope: Invalid value ['dram__byte_read.sum'] for 'metrics' parameter"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "did you mean 'dram__bytes_read.sum'")) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST_F(MetricCatalogCommandsTest, CheckMetricsPointsNcuOnlyNamesToNcu) {
+  const auto r = kscope_cli("check-metrics --chip GH100 launch__grid_size");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err, "Use tool 'ncu'")) << r.err;
+}
+
+TEST(MetricCommandsTest, CheckMetricsNeedsAName) {
+  const auto r = kscope_cli("check-metrics --chip GH100");
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(has(r.err, "metrics is required")) << r.err;
+}
+
+TEST(MetricCommandsTest, HelpDocumentsTheSubcommandsAndTheirOptions) {
+  const auto top = kscope_cli("--help");
+  ASSERT_EQ(top.status, 0);
+  EXPECT_TRUE(has(top.out, "query-metrics")) << top.out;
+  EXPECT_TRUE(has(top.out, "check-metrics")) << top.out;
+  const auto query = kscope_cli("query-metrics --help");
+  ASSERT_EQ(query.status, 0);
+  for (const char* option : {"--chip", "--filter", "--csv", "--list-chips", "Examples:"}) {
+    EXPECT_TRUE(has(query.out, option)) << option << "\n" << query.out;
+  }
+  const auto check = kscope_cli("check-metrics --help");
+  ASSERT_EQ(check.status, 0);
+  for (const char* part : {"--chip", "metrics TEXT", "Exit status"}) {
+    EXPECT_TRUE(has(check.out, part)) << part << "\n" << check.out;
+  }
+}
+
+}  // namespace
+}  // namespace kscope

@@ -60,7 +60,8 @@ struct Options {
   /// warm-up runs are discarded; use them for autotuning, caches and lazy initialisation.
   int warmup_runs = 0;
   /// Metric names (whitespace is stripped). The cupti tool times kernels
-  /// ("gpu__time_duration.sum", ns).
+  /// ("gpu__time_duration.sum", ns) and collects any other Nsight Compute metric of the GPU's
+  /// chip with the CUPTI Range Profiler (docs/tools/cupti-metrics.md).
   std::vector<std::string> metrics{kTimeMetric};
   /// Collection tool: "cupti" (in-process, default), "ncu" or "sanitizer".
   std::string tool = "cupti";
@@ -83,6 +84,14 @@ struct Options {
   std::string clock_control = "none";
   /// "kernel": one result per kernel; "range": one result per annotated range.
   std::string replay_mode = "kernel";
+  /// How the cupti tool replays a hardware-counter metric set that needs several passes, with
+  /// replay_mode "kernel" (docs/tools/cupti-metrics.md): "kernel" (default) replays each
+  /// annotated kernel, saving and restoring device memory between passes (safe for any
+  /// workload); "application" executes each measured run once per pass without saving memory,
+  /// which is much faster but needs a benchmark that launches the same kernels every time and
+  /// does not depend on the state left by earlier executions. One-pass sets are never replayed;
+  /// replay_mode "range" always executes the run once per pass.
+  std::string metric_replay = "kernel";
   /// Kernel names (demangled base name, full demangled or mangled) dropped before attribution.
   std::vector<std::string> ignore_kernel_list;
   /// Reduces the N kernels of one annotation in one run to one value per metric. Without it an

@@ -14,6 +14,7 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& table() {
       {"cache_control", {"all", "none"}},
       {"clock_control", {"base", "none"}},
       {"replay_mode", {"kernel", "range"}},
+      {"metric_replay", {"kernel", "application"}},
       {"thermal_mode", {"auto", "manual", "off"}},
       {"sanitizer_checks", {"memcheck", "racecheck", "initcheck", "synccheck"}},
   };
@@ -93,6 +94,7 @@ void Options::validate() const {
   check_enum("cache_control", cache_control);
   check_enum("clock_control", clock_control);
   check_enum("replay_mode", replay_mode);
+  check_enum("metric_replay", metric_replay);
   check_enum("thermal_mode", thermal_mode);
   if (metrics.empty()) {
     throw InvalidArgument("Invalid metrics []: at least one metric name is required, e.g. '" +

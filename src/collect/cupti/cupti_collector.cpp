@@ -4,23 +4,13 @@
 
 #include "collect/cupti/activity_tracer.hpp"
 #include "collect/cupti/cupti_check.hpp"
+#include "collect/cupti/metric_name_rules.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {
 
 void CuptiCollector::check_options(const Options& options) {
-  for (const auto& m : options.metrics) {
-    if (m != kTimeMetric) {
-      throw NotSupportedError("metric '" + m +
-                              "' needs hardware counters: the cupti tool of this build measures "
-                              "only 'gpu__time_duration.sum'. Use tool 'ncu' to collect it.");
-    }
-  }
-  if (options.replay_mode == "range") {
-    throw NotSupportedError(
-        "replay_mode 'range' is not supported by the cupti tool of this build; use tool 'ncu' "
-        "or replay_mode 'kernel'.");
-  }
+  for (const auto& m : options.metrics) check_metric_name_syntax(m);
 }
 
 std::string CuptiCollector::version() const {
@@ -29,9 +19,14 @@ std::string CuptiCollector::version() const {
   return "CUPTI API " + std::to_string(v);
 }
 
-void CuptiCollector::begin(const SessionInfo& /*info*/) {
+void CuptiCollector::begin(const SessionInfo& info) {
+  if (needs_range_profiler(*info.options)) {
+    counters_ = std::make_unique<CounterCollector>(info);
+    active_ = true;
+    return;
+  }
   joiner_.clear();
-  callbacks_.subscribe(&joiner_);
+  callbacks_.subscribe(&timing_);
   try {
     ActivityTracer::instance().enable();
   } catch (...) {
@@ -41,15 +36,26 @@ void CuptiCollector::begin(const SessionInfo& /*info*/) {
   active_ = true;
 }
 
+int CuptiCollector::passes_per_run() const { return counters_ ? counters_->passes_per_run() : 1; }
+
+void CuptiCollector::before_run(const RunId& run, int pass) {
+  if (counters_) counters_->before_run(run, pass);
+}
+
+void CuptiCollector::after_run(const RunId& run, int pass) {
+  if (counters_) counters_->after_run(run, pass);
+}
+
 std::vector<KernelRecord> CuptiCollector::flush() {
   if (!active_) return {};
+  if (counters_) return counters_->flush();
   return joiner_.join(ActivityTracer::instance().flush());
 }
 
 std::vector<KernelRecord> CuptiCollector::end() {
   std::vector<KernelRecord> out;
   try {
-    out = flush();
+    out = counters_ ? counters_->end() : flush();
   } catch (...) {
     abort();
     throw;
@@ -60,9 +66,14 @@ std::vector<KernelRecord> CuptiCollector::end() {
 
 void CuptiCollector::abort() noexcept {
   if (!active_) return;
-  ActivityTracer::instance().disable();
-  callbacks_.unsubscribe();
-  joiner_.clear();
+  if (counters_) {
+    counters_->abort();
+    counters_.reset();
+  } else {
+    ActivityTracer::instance().disable();
+    callbacks_.unsubscribe();
+    joiner_.clear();
+  }
   active_ = false;
 }
 

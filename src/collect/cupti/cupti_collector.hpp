@@ -1,33 +1,43 @@
 #pragma once
 // The cupti tool: in-process kernel durations (Activity API) attributed to annotations and runs
-// at launch time (Callback API).
+// at launch time (Callback API); any other metric through the CUPTI Range Profiler
+// (CounterCollector), which is enabled only when such metrics or replay_mode "range" are asked
+// for, so plain timing stays as cheap as it is.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "collect/cupti/counter_collector.hpp"
 #include "collect/cupti/launch_callbacks.hpp"
 #include "collect/cupti/launch_joiner.hpp"
+#include "collect/cupti/timing_observer.hpp"
 #include "core/collector.hpp"
 
 namespace kscope::cupti {
 
 class CuptiCollector : public Collector {
  public:
-  /// Checks, before any GPU work, that the cupti tool can honour `options` (metrics, replay
-  /// mode); throws NotSupportedError naming the alternative otherwise.
+  /// Checks, before any GPU work, what needs no chip: names only Nsight Compute serves
+  /// (launch__*, device__*, ...) throw NotSupportedError naming tool 'ncu', malformed names throw
+  /// InvalidArgument. Names are checked against the GPU's catalogue in begin().
   static void check_options(const Options& options);
 
   [[nodiscard]] std::string name() const override { return "cupti"; }
   [[nodiscard]] std::string version() const override;
   void begin(const SessionInfo& info) override;
+  [[nodiscard]] int passes_per_run() const override;
+  void before_run(const RunId& run, int pass) override;
+  void after_run(const RunId& run, int pass) override;
   [[nodiscard]] std::vector<KernelRecord> flush() override;
   [[nodiscard]] std::vector<KernelRecord> end() override;
   void abort() noexcept override;
 
  private:
   LaunchJoiner joiner_;
+  TimingObserver timing_{&joiner_};
   LaunchCallbacks callbacks_;
+  std::unique_ptr<CounterCollector> counters_;  // null on the timing path
   bool active_ = false;
 };
 

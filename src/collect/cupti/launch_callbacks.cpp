@@ -1,9 +1,9 @@
 #include "collect/cupti/launch_callbacks.hpp"
 
+#include <cuda.h>
 #include <cupti.h>
 
 #include "collect/cupti/cupti_check.hpp"
-#include "core/annotation_registry.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -19,29 +19,30 @@ constexpr CUpti_CallbackId kLaunchCallbacks[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
 };
 
-void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId /*id*/,
+void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                           const void* data) {
   if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
-  if (cb->callbackSite != CUPTI_API_ENTER) return;
-  auto& registry = AnnotationRegistry::instance();
-  const auto snap = registry.snapshot();
-  if (snap.annotation < 0 || !snap.in_run || snap.run.warmup) return;
-  LaunchInfo info;
-  info.annotation = registry.name_of(snap.annotation);
-  info.run = snap.run;
-  info.sequence = snap.sequence;
-  static_cast<LaunchJoiner*>(userdata)->add_launch(cb->correlationId, std::move(info));
+  LaunchEvent e;
+  e.correlation_id = cb->correlationId;
+  e.graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+            id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+  e.symbol = e.graph ? nullptr : cb->symbolName;
+  e.entering = cb->callbackSite == CUPTI_API_ENTER;
+  if (!e.entering && cb->functionReturnValue) {
+    e.succeeded = *static_cast<const CUresult*>(cb->functionReturnValue) == CUDA_SUCCESS;
+  }
+  static_cast<LaunchObserver*>(userdata)->on_launch(e);
 }
 
 }  // namespace
 
 LaunchCallbacks::~LaunchCallbacks() { unsubscribe(); }
 
-void LaunchCallbacks::subscribe(LaunchJoiner* joiner) {
-  joiner_ = joiner;
+void LaunchCallbacks::subscribe(LaunchObserver* observer) {
   CUpti_SubscriberHandle handle = nullptr;
-  KSCOPE_CUPTI_CHECK(cuptiSubscribe(&handle, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), joiner));
+  KSCOPE_CUPTI_CHECK(
+      cuptiSubscribe(&handle, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), observer));
   subscriber_ = handle;
   try {
     for (CUpti_CallbackId id : kLaunchCallbacks) {

@@ -1,12 +1,29 @@
 #pragma once
-// The CUPTI Callback API side of the cupti tool: at the entry of every driver-level kernel
-// launch (cuLaunchKernel[Ex], cooperative launches, cuGraphLaunch, and their _ptsz forms, which
-// cover CUDA C++ <<<>>>, cuBLAS, PyTorch, Triton and CuPy) it records which annotation is open
-// and which run is executing, keyed by the launch's correlation id.
+// The CUPTI Callback API side of the cupti tool: at the entry and exit of every driver-level
+// kernel launch (cuLaunchKernel[Ex], cooperative launches, cuGraphLaunch, and their _ptsz forms,
+// which cover CUDA C++ <<<>>>, cuBLAS, PyTorch, Triton and CuPy) it tells an observer which
+// kernel is launched, keyed by the launch's correlation id. The timing path records the open
+// annotation at entry; the counter path counts successful launches at exit.
 
-#include "collect/cupti/launch_joiner.hpp"
+#include <cstdint>
 
 namespace kscope::cupti {
+
+/// One driver-level launch as the callback sees it.
+struct LaunchEvent {
+  std::uint32_t correlation_id = 0;
+  const char* symbol = nullptr;  ///< mangled kernel name; null for graph launches
+  bool graph = false;            ///< cuGraphLaunch[_ptsz]: one call, any number of kernels
+  bool entering = true;          ///< API entry (true) or exit (false)
+  bool succeeded = true;         ///< at exit: the launch call returned CUDA_SUCCESS
+};
+
+/// Receives launch events on the launching thread. Must not throw.
+class LaunchObserver {
+ public:
+  virtual ~LaunchObserver() = default;
+  virtual void on_launch(const LaunchEvent& event) noexcept = 0;
+};
 
 class LaunchCallbacks {
  public:
@@ -16,14 +33,13 @@ class LaunchCallbacks {
   LaunchCallbacks& operator=(const LaunchCallbacks&) = delete;  // non-copyable
 
   /// Subscribes to CUPTI (throws CuptiError naming the other client when one holds CUPTI) and
-  /// enables the launch callbacks, feeding `joiner`.
-  void subscribe(LaunchJoiner* joiner);
+  /// enables the launch callbacks, feeding `observer`.
+  void subscribe(LaunchObserver* observer);
   /// Disables the callbacks and unsubscribes. Does not throw.
   void unsubscribe() noexcept;
 
  private:
   void* subscriber_ = nullptr;
-  LaunchJoiner* joiner_ = nullptr;
 };
 
 }  // namespace kscope::cupti

@@ -1,0 +1,479 @@
+#include "collect/cupti/counter_collector.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "collect/cupti/metric_catalog.hpp"
+#include "collect/cupti/profiler_device.hpp"
+#include "collect/cupti/profiler_host.hpp"
+#include "collect/cupti/range_profiler.hpp"
+#include "collect/cupti/replay_consistency.hpp"
+#include "core/annotation_registry.hpp"
+#include "kscope/errors.hpp"
+
+namespace kscope::cupti {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Counter data images are sized for a batch of ranges, at least these many, and twice the
+// largest count seen so far (warm-up runs included).
+constexpr std::size_t kMinAnnotationRanges = 16;  // auto ranges of one annotation
+constexpr std::size_t kMinRunRanges = 64;         // auto ranges of one run (application replay)
+constexpr std::size_t kMinUserRanges = 16;        // annotations of one run (range replay)
+// Metric sets needing more passes than this get a warning (sm__throughput alone needs 8).
+constexpr std::size_t kManyPasses = 8;
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
+}
+
+std::string list_text(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::string fixed(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+}  // namespace
+
+CounterCollector::CounterCollector(const SessionInfo& info)
+    : log_(*info.options), device_(info.device) {
+  const Options& opt = *info.options;
+  initialize_profiler();
+  check_device_supported(device_);
+  const std::string chip = device_chip_name(device_);
+  void* context = primary_context(device_);
+  const auto availability = counter_availability(context);
+  const MetricCatalog catalog(chip, availability);
+  catalog.validate(opt.metrics);
+  for (const auto& m : opt.metrics) {
+    if (std::find(columns_.names.begin(), columns_.names.end(), m) != columns_.names.end()) continue;
+    columns_.names.push_back(m);
+    columns_.units.push_back(catalog.find(m)->unit);
+  }
+  for (const auto& n : columns_.names) column_ptrs_.push_back(n.c_str());
+  host_ = std::make_unique<ProfilerHost>(chip, availability);
+  config_ = host_->config_image(columns_.names);
+  const std::size_t passes = ProfilerHost::num_passes(config_);
+  plan_ = plan_collection(opt.replay_mode, opt.metric_replay, passes);
+  log_.debug("cupti metrics: chip " + chip + ", " + std::to_string(columns_.names.size()) +
+             " metric(s) [" + list_text(columns_.names) + "], " + std::to_string(passes) +
+             " replay pass(es), config image " + std::to_string(config_.size()) + " bytes");
+  log_.debug("cupti metrics: " + plan_.describe());
+  if (passes > kManyPasses) {
+    log_.warn("the metric set [" + list_text(columns_.names) + "] needs " + std::to_string(passes) +
+              " replay passes on " + chip + ": " +
+              (plan_.kernel_replay ? "every annotated kernel is replayed " + std::to_string(passes) +
+                                         " times (tens of ms per kernel)"
+                                   : "every measured run is executed " + std::to_string(passes) +
+                                         " times") +
+              ". Smaller metric sets are cheaper.");
+  }
+  // Experimental (unverified on a GPU): one CUPTI decode per run instead of per annotation.
+  const char* batch = std::getenv("KSCOPE_CUPTI_BATCH");
+  batch_runs_ = batch && std::string(batch) == "run" && plan_.scope == SessionScope::kAnnotation;
+  if (batch_runs_) log_.debug("cupti metrics: KSCOPE_CUPTI_BATCH=run: one decode per run");
+  profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
+  callbacks_.subscribe(this);
+  AnnotationRegistry::instance().set_listener(
+      [this](bool entering, const std::string& name) { on_annotation(entering, name); });
+  hooked_ = true;
+}
+
+CounterCollector::~CounterCollector() { shutdown(); }
+
+void CounterCollector::shutdown() noexcept {
+  if (hooked_) {
+    AnnotationRegistry::instance().set_listener(nullptr);
+    callbacks_.unsubscribe();
+    hooked_ = false;
+  }
+  profiler_.reset();  // cuptiRangeProfilerDisable
+}
+
+void CounterCollector::ensure_capacity(std::size_t ranges) {
+  if (ranges <= capacity_ && !image_.empty()) return;
+  capacity_ = ranges;
+  image_.assign(profiler_->counter_data_size(column_ptrs_, capacity_), 0);
+  log_.debug("cupti metrics: counter data image for " + std::to_string(capacity_) + " ranges: " +
+             std::to_string(image_.size()) + " bytes");
+}
+
+void CounterCollector::on_launch(const LaunchEvent& event) noexcept {
+  try {
+    if (event.entering) {
+      // The kernel's name is documented for the launch callbacks; keep the entry's copy in case
+      // the exit does not carry it.
+      std::lock_guard<std::mutex> lock(mu_);
+      if (in_run_ && profiling_ && event.symbol) entry_symbols_[event.correlation_id] = event.symbol;
+      return;
+    }
+    std::string symbol = event.symbol ? event.symbol : "";
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = entry_symbols_.find(event.correlation_id);
+      if (it != entry_symbols_.end()) {
+        if (symbol.empty()) symbol = std::move(it->second);
+        entry_symbols_.erase(it);
+      }
+    }
+    if (!event.succeeded) return;  // count launches that happened
+    auto& registry = AnnotationRegistry::instance();
+    const auto snap = registry.snapshot();
+    const std::string annotation = snap.annotation >= 0 ? registry.name_of(snap.annotation) : "";
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!in_run_) return;
+    ++run_launches_;
+    if (!annotation.empty()) ++session_launches_;
+    if (!profiling_) return;
+    ProfiledLaunch l;
+    l.annotation = annotation;
+    l.mangled = std::move(symbol);
+    l.graph = event.graph;
+    l.sequence = ++next_sequence_;
+    launches_.push_back(std::move(l));
+  } catch (...) {
+    // Never throw through CUPTI; a launch missing here shows up as a range count mismatch.
+  }
+}
+
+void CounterCollector::on_annotation(bool entering, const std::string& name) noexcept {
+  try {
+    RunId run;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!in_run_) return;
+      if (entering) {
+        ++run_annotations_;
+        session_launches_ = 0;
+      } else {
+        max_annotation_launches_ = std::max(max_annotation_launches_, session_launches_);
+      }
+      if (!measured_ || run_done_ || error_) return;
+      if (plan_.user_range && !profiling_) return;
+      run = run_;
+    }
+    if (plan_.user_range) {
+      if (entering) {
+        profiler_->push_range(name);
+        std::lock_guard<std::mutex> lock(mu_);
+        range_open_ = true;
+        pushed_.push_back(name);
+      } else {
+        bool open = false;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          std::swap(open, range_open_);
+        }
+        if (open) profiler_->pop_range();
+      }
+    } else if (plan_.scope == SessionScope::kAnnotation) {
+      if (entering) {
+        start_session("annotation '" + name + "'");
+      } else {
+        finish_session(run);
+      }
+    }
+  } catch (...) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!error_) error_ = std::current_exception();
+    }
+    stop_open_session();
+  }
+}
+
+void CounterCollector::start_session(const std::string& what) {
+  const std::size_t want = std::max(kMinAnnotationRanges, 2 * max_annotation_launches_);
+  if (batch_open_ && batch_.size() + want > capacity_) decode_batch(what);  // the image is full
+  if (!batch_open_) {
+    session_start_ns_ = now_ns();
+    ensure_capacity(batch_runs_ ? std::max(kMinRunRanges, 2 * max_run_launches_) : want);
+    profiler_->initialize_image(image_);
+    profiler_->set_config(config_, image_, {false, plan_.kernel_replay, capacity_});
+    batch_open_ = true;
+    std::lock_guard<std::mutex> lock(mu_);
+    batch_run_ = run_;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    launches_.clear();
+    entry_symbols_.clear();
+    session_what_ = what;
+    profiling_ = true;
+  }
+  try {
+    profiler_->start();
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mu_);
+    profiling_ = false;
+    throw;
+  }
+}
+
+void CounterCollector::finish_session(const RunId& run) {
+  std::vector<ProfiledLaunch> launches;
+  std::string what;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!profiling_) return;
+    profiling_ = false;
+    launches.swap(launches_);
+    what = session_what_;
+  }
+  try {
+    check_no_graph_launch(launches, {run, device_, what});
+  } catch (...) {
+    discard_batch(true);
+    throw;
+  }
+  const auto stop = profiler_->stop();
+  if (!stop.all_passes_submitted) {
+    discard_batch(false);
+    throw ToolError("The CUPTI range profiler expected more passes for " + what +
+                    " (pass index " + std::to_string(stop.pass_index) + " after Stop) although " +
+                    plan_.describe() + ". Report this with a DEBUG log (verbosity kDebug).");
+  }
+  for (auto& l : launches) batch_.push_back(std::move(l));
+  if (!batch_runs_) decode_batch(what);
+}
+
+void CounterCollector::decode_batch(const std::string& what) {
+  if (!batch_open_) return;
+  batch_open_ = false;
+  std::vector<ProfiledLaunch> launches;
+  launches.swap(batch_);
+  const std::size_t dropped = profiler_->decode();
+  const auto ranges = evaluate_ranges(false);
+  auto records = attribute_auto_ranges(launches, ranges, dropped, columns_, {batch_run_, device_, what});
+  profiler_->set_tracing(false);  // the first session's steps were printed
+  ++sessions_;
+  profiled_kernels_ += launches.size();
+  session_ms_ += static_cast<double>(now_ns() - session_start_ns_) / 1e6;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& r : records) pending_.push_back(std::move(r));
+}
+
+void CounterCollector::discard_batch(bool stop_first) noexcept {
+  batch_.clear();
+  if (!batch_open_) return;
+  batch_open_ = false;
+  try {
+    if (stop_first) (void)profiler_->stop();
+    (void)profiler_->decode();  // leaves the object ready for the next SetConfig
+  } catch (...) {
+    // Best effort: the next SetConfig reports a broken object.
+  }
+}
+
+std::vector<DecodedRange> CounterCollector::evaluate_ranges(bool with_names) {
+  const auto t0 = Clock::now();
+  const std::size_t n = profiler_->num_ranges(image_);
+  std::vector<DecodedRange> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (with_names) out[i].name = profiler_->range_name(image_, i);
+    out[i].values.assign(column_ptrs_.size(), 0.0);
+    host_->evaluate(image_, i, column_ptrs_, out[i].values.data());
+  }
+  evaluate_ms_ += ms_between(t0, Clock::now());
+  return out;
+}
+
+std::vector<std::string> CounterCollector::pass_trace() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> trace;
+  if (plan_.user_range) {
+    for (const auto& name : pushed_) {
+      const auto kernels = std::count_if(launches_.begin(), launches_.end(),
+                                         [&](const ProfiledLaunch& l) { return l.annotation == name; });
+      trace.push_back("annotation '" + name + "' with " + std::to_string(kernels) + " kernel launch(es)");
+    }
+  } else {
+    for (const auto& l : launches_) {
+      trace.push_back("kernel '" + l.mangled + "' " +
+                      (l.annotation.empty() ? "outside annotations" : "in annotation '" + l.annotation + "'"));
+    }
+  }
+  return trace;
+}
+
+void CounterCollector::before_run(const RunId& run, int pass) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    run_ = run;
+    in_run_ = true;
+    measured_ = !run.warmup;
+    run_launches_ = 0;
+    run_annotations_ = 0;
+    if (pass == 0) run_done_ = false;
+  }
+  if (!measured_ || plan_.scope != SessionScope::kRun || run_done_) return;
+  if (pass == 0) {
+    session_start_ns_ = now_ns();
+    ensure_capacity(plan_.user_range ? std::max(kMinUserRanges, 2 * max_run_annotations_)
+                                     : std::max(kMinRunRanges, 2 * max_run_launches_));
+    profiler_->initialize_image(image_);
+    profiler_->set_config(config_, image_, {plan_.user_range, false, capacity_});
+    first_trace_.clear();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    launches_.clear();
+    entry_symbols_.clear();
+    pushed_.clear();
+    session_what_ = plan_.user_range ? "the annotations of the run" : "the run";
+    profiling_ = true;
+  }
+  profiler_->start();
+}
+
+void CounterCollector::after_run(const RunId& run, int pass) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    in_run_ = false;
+    max_run_launches_ = std::max(max_run_launches_, run_launches_);
+    max_run_annotations_ = std::max(max_run_annotations_, run_annotations_);
+  }
+  if (plan_.scope == SessionScope::kAnnotation) {
+    stop_open_session();  // an annotation left open: the registry reports its run as failed
+    try {
+      rethrow_pending_error();
+    } catch (...) {
+      discard_batch(false);
+      throw;
+    }
+    decode_batch("the annotations of the run");
+    return;
+  }
+  rethrow_pending_error();
+  if (!measured_ || run_done_) return;
+  bool open = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::swap(open, range_open_);
+  }
+  if (open) profiler_->pop_range();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    profiling_ = false;
+  }
+  const auto stop = profiler_->stop();
+  if (!plan_.user_range) {
+    std::lock_guard<std::mutex> lock(mu_);
+    check_no_graph_launch(launches_, {run, device_, session_what_});
+  }
+  const auto trace = pass_trace();
+  if (pass == 0) {
+    first_trace_ = trace;
+  } else {
+    check_same_as_first_pass(first_trace_, trace, pass, run, plan_.user_range);
+  }
+  if (!stop.all_passes_submitted) {
+    if (pass + 1 < plan_.passes_per_run) return;
+    (void)profiler_->decode();
+    throw ToolError("The CUPTI range profiler still expects passes after " +
+                    std::to_string(plan_.passes_per_run) + " executions of config " +
+                    std::to_string(run.config) + " run " + std::to_string(run.run) +
+                    " (pass index " + std::to_string(stop.pass_index) +
+                    "). Report this with a DEBUG log (verbosity kDebug).");
+  }
+  run_done_ = true;
+  const std::size_t dropped = profiler_->decode();
+  const auto ranges = evaluate_ranges(plan_.user_range);
+  std::vector<KernelRecord> records;
+  std::size_t kernels = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const SessionPlace place{run, device_, session_what_};
+    kernels = launches_.size();
+    records = plan_.user_range ? attribute_user_ranges(pushed_, ranges, dropped, columns_, place)
+                               : attribute_auto_ranges(launches_, ranges, dropped, columns_, place);
+  }
+  profiler_->set_tracing(false);
+  ++sessions_;
+  profiled_kernels_ += kernels;
+  session_ms_ += static_cast<double>(now_ns() - session_start_ns_) / 1e6;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& r : records) pending_.push_back(std::move(r));
+}
+
+void CounterCollector::stop_open_session() noexcept {
+  bool open = false, range = false;
+  std::vector<ProfiledLaunch> launches;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::swap(open, profiling_);
+    std::swap(range, range_open_);
+    launches.swap(launches_);
+  }
+  if (!open || !profiler_) return;
+  try {
+    if (range) profiler_->pop_range();
+    (void)profiler_->stop();
+    if (plan_.scope == SessionScope::kAnnotation) {
+      // Its ranges are in the image: keep the launches so that the batch still maps. The
+      // registry reports the annotation's run as failed, so its values become NaN.
+      for (auto& l : launches) batch_.push_back(std::move(l));
+    } else {
+      (void)profiler_->decode();
+    }
+  } catch (...) {
+    discard_batch(false);
+  }
+}
+
+void CounterCollector::rethrow_pending_error() {
+  std::exception_ptr e;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::swap(e, error_);
+  }
+  if (e) std::rethrow_exception(e);
+}
+
+std::vector<KernelRecord> CounterCollector::flush() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<KernelRecord> out;
+  out.swap(pending_);
+  return out;
+}
+
+std::vector<KernelRecord> CounterCollector::end() {
+  stop_open_session();
+  discard_batch(false);  // after_run decoded every complete batch
+  if (log_.debug_enabled() && profiler_) {
+    const double per_kernel = profiled_kernels_ ? session_ms_ / static_cast<double>(profiled_kernels_) : 0;
+    std::string steps;
+    for (const auto& [call, t] : profiler_->step_times()) {
+      steps += "\n  " + call + ": " + std::to_string(t.calls) + " call(s), " +
+               fixed(t.milliseconds, 3) + " ms";
+    }
+    log_.debug("cupti metrics cost: " + std::to_string(profiled_kernels_) + " kernel(s) in " +
+               std::to_string(sessions_) + " decoded CUPTI batch(es), " + fixed(per_kernel, 3) +
+               " ms per kernel inside sessions, metric evaluation " + fixed(evaluate_ms_, 3) +
+               " ms in total; CUPTI calls:" + steps);
+  }
+  shutdown();
+  rethrow_pending_error();
+  return flush();
+}
+
+void CounterCollector::abort() noexcept {
+  stop_open_session();
+  shutdown();
+}
+
+}  // namespace kscope::cupti

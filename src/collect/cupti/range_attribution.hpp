@@ -1,0 +1,61 @@
+#pragma once
+// Turns decoded range-profiler ranges into kscope KernelRecords. Auto ranges carry only a running
+// index, so the k-th range of a CUPTI session belongs to the k-th kernel launch the launch
+// callbacks saw in that session; user ranges carry the annotation name they were pushed with.
+// Pure functions over plain data, unit-tested without a GPU.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/kernel_record.hpp"
+
+namespace kscope::cupti {
+
+/// One kernel launch seen by the launch callbacks inside a CUPTI session.
+struct ProfiledLaunch {
+  std::string annotation;     ///< "" when launched outside every annotation
+  std::string mangled;        ///< the kernel symbol of the launch ("" when unknown)
+  bool graph = false;         ///< cuGraphLaunch: its kernels are invisible to the callback
+  std::uint64_t sequence = 0; ///< launch order in the session
+};
+
+/// One range of a decoded counter data image: its name and its values in MetricColumns order.
+struct DecodedRange {
+  std::string name;
+  std::vector<double> values;
+};
+
+/// The metrics evaluated for every range, with their units as ncu prints them.
+struct MetricColumns {
+  std::vector<std::string> names;
+  std::vector<std::string> units;
+};
+
+/// Where a CUPTI session ran: the run it belongs to and, for messages, what it covered
+/// ("annotation 'vadd'" or "the run").
+struct SessionPlace {
+  RunId run;
+  int device = 0;
+  std::string what;
+};
+
+/// Throws NotSupportedError when a CUDA graph was launched in an auto-range session: its kernels
+/// are invisible to the launch callbacks, so auto ranges cannot be matched.
+void check_no_graph_launch(const std::vector<ProfiledLaunch>& launches, const SessionPlace& place);
+
+/// Records of the annotated launches of an auto-range session (launches outside annotations are
+/// profiled but dropped). Throws as check_no_graph_launch, and ToolError when CUPTI
+/// dropped ranges or produced a different number of ranges than there were launches.
+[[nodiscard]] std::vector<KernelRecord> attribute_auto_ranges(
+    const std::vector<ProfiledLaunch>& launches, const std::vector<DecodedRange>& ranges,
+    std::size_t dropped, const MetricColumns& columns, const SessionPlace& place);
+
+/// Records of a user-range session, one per annotation pushed (`pushed`, in order), kernel name
+/// "range". Throws ToolError when ranges were dropped or do not match the pushed names.
+[[nodiscard]] std::vector<KernelRecord> attribute_user_ranges(
+    const std::vector<std::string>& pushed, const std::vector<DecodedRange>& ranges,
+    std::size_t dropped, const MetricColumns& columns, const SessionPlace& place);
+
+}  // namespace kscope::cupti

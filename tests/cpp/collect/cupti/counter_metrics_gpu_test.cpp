@@ -1,0 +1,347 @@
+// Hardware counters with the cupti tool on a real GPU, against ground truth: bytes a kernel
+// reads, FFMAs an FFMA loop executes, memory an in-place kernel leaves behind, and the number of
+// times user replay executes the benchmark. Prints the measured values for the GPU log.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "counter_kernels.hpp"
+#include "kscope/kscope.hpp"
+#include "support/gpu_test.hpp"
+
+namespace kscope {
+namespace {
+using namespace kscope::testing;
+
+constexpr const char* kDram = "dram__bytes_read.sum";
+constexpr const char* kSmThroughput = "sm__throughput.avg.pct_of_peak_sustained_elapsed";  // 8 passes
+constexpr const char* kFfma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+
+Options counters(std::vector<std::string> metrics, const std::string& dir, int runs = 2) {
+  Options o;
+  o.runs = runs;
+  o.metrics = std::move(metrics);
+  o.verbosity = Verbosity::kSilent;
+  o.output_prefix = scratch_dir(dir);
+  return o;
+}
+
+const ProcessedRow& row(const Results& r, const std::string& annotation, const std::string& metric,
+                        std::size_t config = 0) {
+  for (const auto& p : r.processed()) {
+    if (p.annotation == annotation && p.metric == metric && p.config == config) {
+      std::printf("  %-10s %-52s config %zu: avg %.6g %s (min %.6g, max %.6g, %zu runs, kernel %s)\n",
+                  annotation.c_str(), metric.c_str(), config, p.avg, p.unit.value_or("").c_str(),
+                  p.min, p.max, p.num_runs, p.kernel.c_str());
+      return p;
+    }
+  }
+  static ProcessedRow missing;
+  ADD_FAILURE() << "no row for " << annotation << " / " << metric;
+  return missing;
+}
+
+// A buffer at least twice the L2 size, so that a cold read comes from DRAM.
+struct BigBuffer {
+  BigBuffer() : bytes(std::max<std::size_t>(256u << 20, 4 * l2_bytes()) / 16 * 16) {
+    data = device_zeroed(bytes);
+    sink = static_cast<float*>(device_zeroed(64));
+  }
+  ~BigBuffer() {
+    device_free(data);
+    device_free(sink);
+  }
+  std::size_t bytes;
+  void* data;
+  float* sink;
+};
+
+TEST(CounterMetricsGpuTest, DramBytesOfAKnownReadWithinOnePercent) {
+  BigBuffer buf;
+  auto opt = counters({kTimeMetric, kDram}, "dram", 3);  // one pass: collected without replay
+  const auto r = profile("dram", configs({1}), [&](const Config&) {
+    Annotation a("read");
+    launch_read(buf.data, buf.bytes, buf.sink);
+  }, opt);
+  const auto& bytes = row(r, "read", kDram);
+  EXPECT_NEAR(bytes.avg, static_cast<double>(buf.bytes), 0.01 * static_cast<double>(buf.bytes));
+  EXPECT_NEAR(bytes.min, static_cast<double>(buf.bytes), 0.01 * static_cast<double>(buf.bytes));
+  EXPECT_EQ(bytes.unit, "byte");
+  EXPECT_EQ(bytes.num_runs, 3u);
+  EXPECT_EQ(bytes.kernel, "kscope::testing::(anonymous namespace)::read_kernel");
+  const auto& t = row(r, "read", kTimeMetric);
+  EXPECT_GT(t.avg, 1000);
+  EXPECT_EQ(t.unit, "ns");
+}
+
+TEST(CounterMetricsGpuTest, FfmaCountIsExact) {
+  const int blocks = 528, threads = 256, iters = 1000;
+  const double expected = 2.0 * blocks * threads * iters;  // 270,336,000
+  auto* out = static_cast<float*>(device_zeroed(sizeof(float) * blocks * threads));
+  for (const auto& metrics : {std::vector<std::string>{kFfma},                 // one pass
+                              std::vector<std::string>{kTimeMetric, kFfma}}) {  // two: kernel replay
+    const auto r = profile("ffma", configs({iters}), [&](const Config& c) {
+      Annotation a("ffma");
+      launch_ffma(out, blocks, threads, c.get<int>(0));
+    }, counters(metrics, "ffma"));
+    const auto& f = row(r, "ffma", kFfma);
+    EXPECT_EQ(f.min, expected);
+    EXPECT_EQ(f.max, expected);
+    EXPECT_EQ(f.unit, "inst");
+  }
+  device_free(out);
+}
+
+TEST(CounterMetricsGpuTest, KernelReplayRestoresMemory) {
+  const std::size_t n = 1 << 20;
+  auto* p = static_cast<int*>(device_zeroed(n * sizeof(int)));
+  auto opt = counters({kTimeMetric, kSmThroughput}, "restore", 2);  // 8 passes, kernel replay
+  opt.warmup_runs = 1;
+  int calls = 0;
+  const auto r = profile("restore", configs({1}), [&](const Config&) {
+    ++calls;
+    Annotation a("incr");
+    launch_increment(p, n);
+  }, opt);
+  EXPECT_EQ(calls, 3);
+  // One warm-up and two measured executions, each +1: the 7 replays of every measured kernel
+  // were undone.
+  EXPECT_EQ(read_int(p, 0), 3);
+  EXPECT_EQ(read_int(p, n - 1), 3);
+  const auto& sm = row(r, "incr", kSmThroughput);
+  EXPECT_GT(sm.avg, 0);
+  EXPECT_LE(sm.avg, 100);
+  EXPECT_EQ(sm.unit, "%");
+  device_free(p);
+}
+
+TEST(CounterMetricsGpuTest, ApplicationReplayExecutesEachRunOncePerPass) {
+  const std::size_t n = 1 << 20;
+  auto* p = static_cast<int*>(device_zeroed(n * sizeof(int)));
+  auto opt = counters({kTimeMetric, kSmThroughput}, "application", 2);
+  opt.metric_replay = "application";
+  opt.warmup_runs = 1;
+  int calls = 0;
+  const auto r = profile("application", configs({1}), [&](const Config&) {
+    ++calls;
+    launch_increment(p, n);  // outside the annotation: profiled in application replay, dropped
+    Annotation a("incr");
+    launch_increment(p, n);
+  }, opt);
+  EXPECT_EQ(calls, 1 + 2 * 8);        // warm-up once, each measured run once per pass
+  EXPECT_EQ(read_int(p, 0), 2 * 17);  // nothing is restored: the benchmark must be idempotent
+  const auto& sm = row(r, "incr", kSmThroughput);
+  EXPECT_GT(sm.avg, 0);
+  EXPECT_EQ(sm.num_runs, 2u);
+  device_free(p);
+}
+
+TEST(CounterMetricsGpuTest, ApplicationAndKernelReplayAgreeOnAnIdempotentKernel) {
+  BigBuffer buf;
+  double values[2][2] = {};
+  int i = 0;
+  for (const char* replay : {"kernel", "application"}) {
+    auto opt = counters({kDram, kSmThroughput}, std::string("agree_") + replay, 3);
+    opt.metric_replay = replay;
+    const auto r = profile("agree", configs({1}), [&](const Config&) {
+      Annotation a("read");
+      launch_read(buf.data, buf.bytes, buf.sink);
+    }, opt);
+    values[i][0] = row(r, "read", kDram).avg;
+    values[i][1] = row(r, "read", kSmThroughput).avg;
+    ++i;
+  }
+  EXPECT_NEAR(values[1][0], values[0][0], 0.01 * values[0][0]);
+  EXPECT_NEAR(values[1][1], values[0][1], std::max(1.0, 0.05 * values[0][1]));
+}
+
+TEST(CounterMetricsGpuTest, DurationComesFromTheProfiledExecution) {
+  for (const auto& metrics : {std::vector<std::string>{kTimeMetric, kDram},
+                              std::vector<std::string>{kTimeMetric, kSmThroughput}}) {
+    const auto r = profile("spin", configs({100000}), [&](const Config& c) {
+      Annotation a("spin");
+      launch_spin_ns(c.get<long long>(0));
+    }, counters(metrics, "spin", 3));
+    const auto& t = row(r, "spin", kTimeMetric);
+    EXPECT_NEAR(t.avg, 100000, 6000);
+    EXPECT_EQ(t.unit, "ns");
+  }
+}
+
+TEST(CounterMetricsGpuTest, OnlyAnnotatedKernelsAreAttributedInLaunchOrder) {
+  BigBuffer buf;
+  const std::size_t small = buf.bytes / 2;
+  auto opt = counters({kDram}, "order", 2);
+  opt.combine_kernel_metrics = [](double a, double b) { return a + b; };
+  const auto r = profile("order", configs({1}), [&](const Config&) {
+    launch_read(buf.data, buf.bytes, buf.sink);  // outside: not profiled
+    {
+      Annotation a("small");
+      launch_read(buf.data, small, buf.sink);
+    }
+    launch_read(buf.data, buf.bytes, buf.sink);  // outside: not profiled
+    {
+      Annotation b("both");
+      launch_read(buf.data, small, buf.sink);
+      launch_read(buf.data, buf.bytes, buf.sink);
+    }
+  }, opt);
+  // The second kernel of "both" runs after the first one touched half the buffer, so its reads
+  // may partly hit L2: only the first annotation is an exact count.
+  EXPECT_NEAR(row(r, "small", kDram).avg, static_cast<double>(small), 0.01 * static_cast<double>(small));
+  const double both = row(r, "both", kDram).avg;
+  EXPECT_GT(both, static_cast<double>(buf.bytes) * 0.99);
+  EXPECT_LT(both, static_cast<double>(buf.bytes + small) * 1.01);
+  EXPECT_EQ(row(r, "both", kDram).kernel,
+            "kscope::testing::(anonymous namespace)::read_kernel|kscope::testing::(anonymous namespace)::read_kernel");
+}
+
+TEST(CounterMetricsGpuTest, RangeReplayMeasuresATwoKernelRegion) {
+  BigBuffer buf;
+  const std::size_t half = buf.bytes / 2 / 16 * 16;
+  for (const auto& metrics : {std::vector<std::string>{kTimeMetric, kDram},
+                              std::vector<std::string>{kTimeMetric, kDram, kSmThroughput}}) {
+    auto opt = counters(metrics, "range", 2);
+    opt.replay_mode = "range";
+    int calls = 0;
+    const auto r = profile("range", configs({1}), [&](const Config&) {
+      ++calls;
+      Annotation a("pair");
+      launch_read(buf.data, half, buf.sink);
+      launch_read(static_cast<char*>(buf.data) + half, buf.bytes - half, buf.sink);
+    }, opt);
+    EXPECT_EQ(calls, metrics.size() == 2 ? 2 : 2 * 8);
+    const auto& bytes = row(r, "pair", kDram);
+    EXPECT_NEAR(bytes.avg, static_cast<double>(buf.bytes), 0.01 * static_cast<double>(buf.bytes));
+    EXPECT_EQ(bytes.kernel, "range");
+    EXPECT_GT(row(r, "pair", kTimeMetric).avg, 0);
+  }
+}
+
+TEST(CounterMetricsGpuTest, RangeReplayOfAGraphLaunch) {
+  BigBuffer buf;
+  ReadGraph graph(buf.data, buf.bytes, buf.sink);
+  auto opt = counters({kDram}, "range_graph", 1);
+  opt.replay_mode = "range";
+  const auto r = profile("range_graph", configs({1}), [&](const Config&) {
+    Annotation a("graph");
+    graph.launch();
+  }, opt);
+  EXPECT_NEAR(row(r, "graph", kDram).avg, static_cast<double>(buf.bytes),
+              0.01 * static_cast<double>(buf.bytes));
+}
+
+TEST(CounterMetricsGpuTest, NonIdempotentRegionIsDetected) {
+  for (const char* mode : {"range", "application"}) {
+    auto opt = counters({kSmThroughput}, std::string("flaky_") + mode, 1);
+    if (std::string(mode) == "range") opt.replay_mode = "range";
+    else opt.metric_replay = "application";
+    int calls = 0;
+    try {
+      (void)profile("flaky", configs({1}), [&](const Config&) {
+        Annotation a("flaky");
+        launch_spin_ns(1000);
+        if (++calls % 2 == 0) launch_spin_ns(1000);  // a second kernel every other execution
+      }, opt);
+      ADD_FAILURE() << mode << ": no error";
+    } catch (const ToolError& e) {
+      std::printf("  %s: %s\n", mode, e.what());
+      EXPECT_NE(std::string(e.what()).find("did not repeat pass 1"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(CounterMetricsGpuTest, GraphLaunchInKernelModeIsRejected) {
+  BigBuffer buf;
+  ReadGraph graph(buf.data, buf.bytes, buf.sink);
+  try {
+    (void)profile("graph", configs({1}), [&](const Config&) {
+      Annotation a("graph");
+      graph.launch();
+    }, counters({kDram}, "graph", 1));
+    ADD_FAILURE() << "no error";
+  } catch (const NotSupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA graph"), std::string::npos) << e.what();
+  }
+}
+
+// KSCOPE_CUPTI_BATCH=run (experimental) decodes once per run instead of once per annotation.
+// Reports whether CUPTI accepts several Start/Stop sessions per decode, whether the values
+// agree, and the wall time of both on 50 runs x 4 small annotated kernels.
+TEST(CounterMetricsGpuTest, ExperimentBatchingSessionsPerRun) {
+  BigBuffer buf;
+  const std::size_t small = 8u << 20;
+  auto sweep = [&](const char* batch) {
+    if (batch) setenv("KSCOPE_CUPTI_BATCH", batch, 1);
+    else unsetenv("KSCOPE_CUPTI_BATCH");
+    auto opt = counters({kTimeMetric, kDram}, std::string("batch_") + (batch ? batch : "none"), 50);
+    opt.cache_control = "none";
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = profile("batch", configs({1}), [&](const Config&) {
+      for (const char* name : {"a", "b", "c", "d"}) {
+        Annotation a(name);
+        launch_read(buf.data, small, buf.sink);
+      }
+    }, opt);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    unsetenv("KSCOPE_CUPTI_BATCH");
+    return std::make_pair(std::move(r), s);
+  };
+  const auto per_annotation = sweep(nullptr);
+  try {
+    const auto per_run = sweep("run");
+    std::printf("  FINDING batching: per annotation %.3f s, per run %.3f s for 200 kernels\n",
+                per_annotation.second, per_run.second);
+    for (const char* name : {"a", "b", "c", "d"}) {
+      const double x = row(per_annotation.first, name, kTimeMetric).avg;
+      const double y = row(per_run.first, name, kTimeMetric).avg;
+      EXPECT_NEAR(y, x, 0.1 * x) << name;
+    }
+  } catch (const Error& e) {
+    std::printf("  FINDING batching: KSCOPE_CUPTI_BATCH=run failed: %s\n", e.what());
+  }
+}
+
+TEST(CounterMetricsGpuTest, UnknownMetricFailsBeforeTheFirstRun) {
+  int calls = 0;
+  try {
+    (void)profile("typo", configs({1}), [&](const Config&) { ++calls; },
+                  counters({"dram__byte_read.sum"}, "typo", 1));
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'dram__bytes_read.sum'"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(CounterMetricsGpuTest, DebugOutputShowsPassesStepsCostAndOneWarning) {
+  std::string log;
+  std::vector<std::string> warnings;
+  auto opt = counters({kTimeMetric, kSmThroughput, kFfma}, "debug", 2);  // 9 passes
+  opt.verbosity = Verbosity::kDebug;
+  opt.log = [&](std::string_view s) { log += s; };
+  opt.on_warning = [&](std::string_view s) { warnings.emplace_back(s); };
+  auto* out = static_cast<float*>(device_zeroed(sizeof(float) * 256));
+  (void)profile("debug", configs({1}), [&](const Config&) {
+    Annotation a("ffma");
+    launch_ffma(out, 1, 256, 100);
+  }, opt);
+  device_free(out);
+  std::printf("%s", log.c_str());
+  EXPECT_NE(log.find("9 replay pass(es)"), std::string::npos);
+  EXPECT_NE(log.find("kernel replay"), std::string::npos);
+  EXPECT_NE(log.find("cupti step: cuptiRangeProfilerEnable -> 0"), std::string::npos);
+  EXPECT_NE(log.find("cupti step: cuptiRangeProfilerSetConfig -> 0"), std::string::npos);
+  EXPECT_NE(log.find("cupti metrics cost: 2 kernel(s)"), std::string::npos);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("needs 9 replay passes"), std::string::npos) << warnings[0];
+}
+
+}  // namespace
+}  // namespace kscope

@@ -1,0 +1,95 @@
+// What the cupti tool checks before any GPU work, and the metric_replay option.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "collect/cupti/cupti_collector.hpp"
+#include "collect/cupti/metric_name_rules.hpp"
+#include "error_text.hpp"
+#include "kscope/kscope.hpp"
+#include "support/gpu_test.hpp"
+
+namespace kscope {
+namespace {
+
+using kscope::testing::error_text;
+
+Options with_metrics(std::vector<std::string> metrics) {
+  Options o;
+  o.metrics = std::move(metrics);
+  return o;
+}
+
+TEST(CuptiOptionsTest, TimingAloneNeverNeedsTheRangeProfiler) {
+  EXPECT_FALSE(cupti::needs_range_profiler(Options{}));
+  EXPECT_TRUE(cupti::needs_range_profiler(with_metrics({kTimeMetric, "dram__bytes_read.sum"})));
+  Options range;
+  range.replay_mode = "range";
+  EXPECT_TRUE(cupti::needs_range_profiler(range));
+}
+
+TEST(CuptiOptionsTest, NcuOnlyMetricsAreRejectedBeforeAnyGpuWork) {
+  for (const char* name : {"launch__grid_size", "launch__registers_per_thread",
+                           "device__attribute_max_threads_per_block", "sass__inst_executed_per_opcode"}) {
+    const auto msg = error_text<NotSupportedError>(
+        [&] { cupti::CuptiCollector::check_options(with_metrics({kTimeMetric, name})); });
+    EXPECT_NE(msg.find("metric '" + std::string(name) + "'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Use tool 'ncu'"), std::string::npos) << msg;
+  }
+}
+
+TEST(CuptiOptionsTest, MalformedNamesAreInvalidArguments) {
+  const auto comma = error_text<InvalidArgument>(
+      [] { cupti::CuptiCollector::check_options(with_metrics({"gpu__time_duration.sum,dram__bytes_read.sum"})); });
+  EXPECT_NE(comma.find("contains a comma"), std::string::npos) << comma;
+  const auto space = error_text<InvalidArgument>(
+      [] { cupti::CuptiCollector::check_options(with_metrics({"dram__bytes read.sum"})); });
+  EXPECT_NE(space.find("contains whitespace"), std::string::npos) << space;
+}
+
+TEST(CuptiOptionsTest, CounterMetricsAndRangeReplayAreAccepted) {
+  Options o = with_metrics({kTimeMetric, "dram__bytes_read.sum"});
+  o.replay_mode = "range";
+  EXPECT_NO_THROW(cupti::CuptiCollector::check_options(o));
+}
+
+TEST(CuptiOptionsTest, MetricReplayIsValidated) {
+  Options o;
+  EXPECT_EQ(o.metric_replay, "kernel");
+  EXPECT_EQ(allowed_values("metric_replay"), (std::vector<std::string>{"kernel", "application"}));
+  o.metric_replay = "app";
+  EXPECT_EQ(error_text<InvalidArgument>([&] { o.validate(); }),
+            "Invalid metric_replay 'app'. Expected 'kernel' or 'application'.");
+  o.metric_replay = "application";
+  EXPECT_NO_THROW(o.validate());
+}
+
+TEST(CuptiOptionsTest, MetricReplaySurvivesTheJsonRoundTrip) {
+  Results::Data d;
+  d.name = "roundtrip";
+  d.options.metric_replay = "application";
+  const std::string path = testing::scratch_dir("cupti_options") + "r.json";
+  Results(d).write_json(path);
+  EXPECT_EQ(Results::load(path).options().metric_replay, "application");
+}
+
+TEST(CuptiOptionsTest, ProfileRejectsNcuOnlyMetricBeforeTheDeviceCheck) {
+  Options o = with_metrics({"launch__grid_size"});
+  o.verbosity = Verbosity::kSilent;
+  const auto msg = error_text<NotSupportedError>(
+      [&] { (void)profile("pre_gpu", configs({1}), [](const Config&) {}, o); });
+  EXPECT_NE(msg.find("Use tool 'ncu'"), std::string::npos) << msg;
+}
+
+TEST(CuptiOptionsTest, CounterMetricsWithoutGpuSayNoCudaDevice) {
+  std::string reason;
+  if (testing::gpu_available(&reason)) GTEST_SKIP() << "a GPU is present";
+  Options o = with_metrics({"dram__bytes_read.sum"});
+  o.verbosity = Verbosity::kSilent;
+  const auto msg = error_text<NoDeviceError>(
+      [&] { (void)profile("no_gpu", configs({1}), [](const Config&) {}, o); });
+  EXPECT_EQ(msg.rfind("no CUDA device: ", 0), 0u) << msg;
+}
+
+}  // namespace
+}  // namespace kscope

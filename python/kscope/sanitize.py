@@ -25,21 +25,11 @@ from typing import Any
 
 from ._configs import bind, engine_configs, sanitize_configs
 from ._native import native
-from ._options import engine_options, resolve_output_prefix
+from ._options import _names, engine_options, resolve_output_prefix
 from .analyze import kernel
 from .results import ProfileResults
 from .tools import Tool
 from .verbosity import VerbosityLevel
-
-
-def _checks(value: Any) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, Iterable):
-        raise TypeError(f"checks must be a sequence of str (e.g. ['memcheck']), got {value!r}")
-    items = list(value)
-    for item in items:
-        if not isinstance(item, str):
-            raise TypeError(f"checks must contain only str, got {item!r}")
-    return items
 
 
 def sanitize(
@@ -96,7 +86,7 @@ def sanitize(
     options = engine_options(settings, Tool.SANITIZER)
     options.runs = 1
     options.warmup_runs = 0
-    options.sanitizer_checks = _checks(checks)
+    options.sanitizer_checks = list(_names("checks", checks, optional=False))
     options.sanitizer_leak_check = leak_check
     options.sanitizer_print_limit = print_limit
     options.validate()

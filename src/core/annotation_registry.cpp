@@ -1,5 +1,7 @@
 #include "core/annotation_registry.hpp"
 
+#include <algorithm>
+
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -18,36 +20,65 @@ int AnnotationRegistry::intern(std::string_view name) {
   return id;
 }
 
+std::vector<AnnotationRegistry::Listener> AnnotationRegistry::listeners() const {
+  std::vector<Listener> out;
+  out.reserve(listeners_.size());
+  for (const auto& entry : listeners_) out.push_back(entry.second);
+  return out;
+}
+
+void AnnotationRegistry::notify(const std::vector<Listener>& listeners, bool entering,
+                                const std::string& name) {
+  for (const auto& l : listeners) l(entering, name);
+}
+
+void AnnotationRegistry::check_can_open(std::string_view name) const {
+  if (open_ >= 0) {
+    throw AnnotationError("Nested annotations are not supported. Cannot enter annotation '" +
+                          std::string(name) + "' while another annotation is active ('" +
+                          names_[open_] + "' is open).");
+  }
+  if (!in_run_) return;
+  const auto it = ids_.find(std::string(name));
+  if (it != ids_.end() && used_.count(it->second) != 0) {
+    throw AnnotationError("Annotation name '" + std::string(name) +
+                          "' has already been used in this profiling run. Each annotation "
+                          "must have a unique name.");
+  }
+}
+
 std::uint64_t AnnotationRegistry::begin(std::string_view name) {
-  Listener listener;
+  // The entry hook (ANNOTATION-scope info collectors) runs after the checks and before the
+  // annotation opens, so that whatever it launches is not attributed to the annotation.
+  EntryHook hook;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (in_run_ && entry_hook_) {
+      check_can_open(name);
+      hook = entry_hook_;
+    }
+  }
+  if (hook) hook(std::string(name));
+  std::vector<Listener> listeners;
   std::uint64_t payload = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (open_ >= 0) {
-      throw AnnotationError("Nested annotations are not supported. Cannot enter annotation '" +
-                            std::string(name) + "' while another annotation is active ('" +
-                            names_[open_] + "' is open).");
-    }
+    check_can_open(name);
     const int id = intern(name);
     if (in_run_) {
-      if (used_.count(id) != 0) {
-        throw AnnotationError("Annotation name '" + std::string(name) +
-                              "' has already been used in this profiling run. Each annotation "
-                              "must have a unique name.");
-      }
       used_.insert(id);
       log_.entered.emplace_back(name);
     }
     open_ = id;
     payload = nvtx_payload(run_, in_run_);
-    listener = listener_;
+    listeners = this->listeners();
   }
-  if (listener) listener(true, std::string(name));
+  notify(listeners, true, std::string(name));
   return payload;
 }
 
 void AnnotationRegistry::end(bool failed) {
-  Listener listener;
+  std::vector<Listener> listeners;
   std::string name;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -55,9 +86,9 @@ void AnnotationRegistry::end(bool failed) {
     name = names_[open_];
     if (failed && in_run_) log_.failed.push_back(name);
     open_ = -1;
-    listener = listener_;
+    listeners = this->listeners();
   }
-  if (listener) listener(false, name);
+  notify(listeners, false, name);
 }
 
 std::string AnnotationRegistry::current_name() const {
@@ -90,20 +121,42 @@ void AnnotationRegistry::start_run(const RunId& run) {
 }
 
 RunLog AnnotationRegistry::finish_run() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (open_ >= 0) {
-    log_.failed.push_back(names_[open_]);
-    open_ = -1;
+  std::vector<Listener> listeners;
+  std::string left_open;
+  RunLog out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (open_ >= 0) {
+      left_open = names_[open_];
+      log_.failed.push_back(left_open);
+      open_ = -1;
+      listeners = this->listeners();
+    }
+    in_run_ = false;
+    out = std::move(log_);
+    log_ = RunLog{};
   }
-  in_run_ = false;
-  RunLog out = std::move(log_);
-  log_ = RunLog{};
+  if (!left_open.empty()) notify(listeners, false, left_open);
   return out;
 }
 
-void AnnotationRegistry::set_listener(Listener listener) {
+std::size_t AnnotationRegistry::add_listener(Listener listener) {
   std::lock_guard<std::mutex> lock(mu_);
-  listener_ = std::move(listener);
+  const std::size_t token = next_token_++;
+  listeners_.emplace_back(token, std::move(listener));
+  return token;
+}
+
+void AnnotationRegistry::set_entry_hook(EntryHook hook) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entry_hook_ = std::move(hook);
+}
+
+void AnnotationRegistry::remove_listener(std::size_t token) noexcept {
+  std::lock_guard<std::mutex> lock(mu_);
+  listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(),
+                                  [token](const auto& e) { return e.first == token; }),
+                   listeners_.end());
 }
 
 std::uint64_t AnnotationRegistry::nvtx_payload(const RunId& run, bool in_run) {

@@ -49,10 +49,19 @@ class AnnotationRegistry {
   /// closed (and reported as failed).
   RunLog finish_run();
 
-  /// Observers of annotation boundaries (the range profiler pushes/pops its user ranges here).
-  /// Called under no lock, on the thread that opens/closes the annotation.
+  /// Observers of annotation boundaries (the range profiler pushes/pops its user ranges here,
+  /// the re-executed child records them). Called in registration order, under no lock, on the
+  /// thread that opens/closes the annotation; also when finish_run() closes a forgotten one.
   using Listener = std::function<void(bool entering, const std::string& name)>;
-  void set_listener(Listener listener);
+  /// Adds a listener; the token removes it again.
+  [[nodiscard]] std::size_t add_listener(Listener listener);
+  void remove_listener(std::size_t token) noexcept;
+
+  /// Called by begin() inside a run, after its checks and before the annotation opens, under no
+  /// lock, on the opening thread: the session's ANNOTATION-scope info collectors. One at a time;
+  /// an empty hook removes it.
+  using EntryHook = std::function<void(const std::string& name)>;
+  void set_entry_hook(EntryHook hook);
 
   /// NVTX payload of a range opened in `run`: bit 63 set, config in bits 32..62, run in 0..31.
   /// 0 outside a session. The ncu tool reads it back from the report to map ranges to runs.
@@ -63,6 +72,9 @@ class AnnotationRegistry {
  private:
   AnnotationRegistry() = default;
   int intern(std::string_view name);  // requires mu_
+  void check_can_open(std::string_view name) const;  // requires mu_; throws AnnotationError
+  std::vector<Listener> listeners() const;  // requires mu_
+  static void notify(const std::vector<Listener>& listeners, bool entering, const std::string& name);
 
   mutable std::mutex mu_;
   std::vector<std::string> names_;
@@ -73,7 +85,9 @@ class AnnotationRegistry {
   std::uint64_t sequence_ = 0;
   std::unordered_set<int> used_;
   RunLog log_;
-  Listener listener_;
+  std::vector<std::pair<std::size_t, Listener>> listeners_;
+  std::size_t next_token_ = 1;
+  EntryHook entry_hook_;
 };
 
 }  // namespace kscope

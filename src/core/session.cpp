@@ -10,6 +10,26 @@ namespace kscope {
 namespace {
 // Finished runs reach the journal at least this often (and after every config).
 constexpr auto kJournalInterval = std::chrono::seconds(1);
+
+// While run() runs: its info collectors are the Session's and the registry's entry hook.
+class ActiveInfo {
+ public:
+  ActiveInfo(InfoCollection& info, InfoCollection** slot) : slot_(slot) {
+    *slot_ = &info;
+    if (info.empty()) return;
+    AnnotationRegistry::instance().set_entry_hook(
+        [&info](const std::string& name) { info.enter_annotation(name); });
+  }
+  ~ActiveInfo() {
+    if (!(*slot_)->empty()) AnnotationRegistry::instance().set_entry_hook({});
+    *slot_ = nullptr;
+  }
+  ActiveInfo(const ActiveInfo&) = delete;             // non-copyable
+  ActiveInfo& operator=(const ActiveInfo&) = delete;  // non-copyable
+
+ private:
+  InfoCollection** slot_;
+};
 }  // namespace
 
 Session::Session(Collector& collector, RunEnvironment& environment, RunSink* sink,
@@ -21,18 +41,24 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
   const int passes = run.warmup ? 1 : collector_.passes_per_run();
   RunLog first;
   for (int pass = 0; pass < passes; ++pass) {
+    // Info collectors: RUN ones before the thermal guard and the cache flush, so that their work
+    // cannot disturb the measured run; ANNOTATION ones only in the first pass of measured runs.
+    const bool collect = !run.warmup && pass == 0;
+    if (collect) info_->start_run(config);
     env_.before_run(run);
     registry.start_run(run);
     collector_.before_run(run, pass);
     try {
       fn(config);
     } catch (...) {
+      info_->finish_run(nullptr);
       (void)registry.finish_run();
       throw;
     }
     env_.synchronize();
     collector_.after_run(run, pass);
     RunLog log = registry.finish_run();
+    if (collect) info_->finish_run(&log);
     env_.after_run(run);
     if (pass == 0) first = std::move(log);
   }
@@ -52,7 +78,16 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   const Options& opt = *info.options;
   Output out;
   pending_runs_.clear();
-  collector_.begin(info);
+  InfoCollection info_collection(opt.info_collectors, log_);
+  const ActiveInfo active_info(info_collection, &info_);
+  info_collection.collect_once();
+  try {
+    collector_.begin(info);
+  } catch (const std::exception& e) {
+    collector_.abort();
+    if (sink_) sink_->close(e.what());
+    throw;
+  }
   Progress progress(log_, configs.size(),
                     static_cast<std::size_t>(opt.runs + opt.warmup_runs));
   auto last_flush = std::chrono::steady_clock::now();
@@ -64,6 +99,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
                  config.label());
       }
       progress.start_config(c, config.label());
+      info_collection.collect_config(config);
       for (int w = 0; w < opt.warmup_runs; ++w) {
         (void)execute(RunId{c, static_cast<std::size_t>(w), true}, config, fn);
         progress.run_done();

@@ -13,7 +13,7 @@ void ChildCollector::begin(const SessionInfo& /*info*/) {
     boundaries_ = 0;
     in_run_ = false;
   }
-  AnnotationRegistry::instance().set_listener(
+  listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });
   attached_ = true;
 }
@@ -57,10 +57,7 @@ void ChildCollector::abort() noexcept { detach(); }
 void ChildCollector::detach() noexcept {
   if (!attached_) return;
   attached_ = false;
-  try {
-    AnnotationRegistry::instance().set_listener({});
-  } catch (...) {
-  }
+  AnnotationRegistry::instance().remove_listener(listener_token_);
 }
 
 std::vector<AnnotationEntry> ChildCollector::trace() const {

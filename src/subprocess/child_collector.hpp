@@ -49,6 +49,7 @@ class ChildCollector : public Collector {
   std::size_t boundaries_ = 0;
   BoundaryHook boundary_hook_;
   bool attached_ = false;
+  std::size_t listener_token_ = 0;  // annotation registry listener
 };
 
 }  // namespace kscope::subprocess

@@ -88,7 +88,7 @@ CounterCollector::CounterCollector(const SessionInfo& info)
   if (batch_runs_) log_.debug("cupti metrics: KSCOPE_CUPTI_BATCH=run: one decode per run");
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
   callbacks_.subscribe(this);
-  AnnotationRegistry::instance().set_listener(
+  listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });
   hooked_ = true;
 }
@@ -97,7 +97,7 @@ CounterCollector::~CounterCollector() { shutdown(); }
 
 void CounterCollector::shutdown() noexcept {
   if (hooked_) {
-    AnnotationRegistry::instance().set_listener(nullptr);
+    AnnotationRegistry::instance().remove_listener(listener_token_);
     callbacks_.unsubscribe();
     hooked_ = false;
   }

@@ -86,6 +86,7 @@ class CounterCollector : public LaunchObserver {
   RunId batch_run_;
   LaunchCallbacks callbacks_;
   bool hooked_ = false;
+  std::size_t listener_token_ = 0;  // annotation registry listener
 
   // Run state (set by before_run/after_run on the session thread).
   RunId run_;

@@ -123,3 +123,27 @@ TEST(AnnotationPayloadTest, RoundTripsConfigAndRun) {
 
 }  // namespace
 }  // namespace kscope
+
+namespace kscope {
+namespace {
+
+TEST(AnnotationListenerTest, ListenersSeeEnterExitInOrderAndForgottenAnnotations) {
+  auto& reg = AnnotationRegistry::instance();
+  std::vector<std::string> seen;
+  const auto a = reg.add_listener([&](bool in, const std::string& n) { seen.push_back("a" + std::string(in ? "+" : "-") + n); });
+  const auto b = reg.add_listener([&](bool in, const std::string& n) { seen.push_back("b" + std::string(in ? "+" : "-") + n); });
+  reg.start_run(RunId{0, 0, false});
+  { Annotation x("x"); }
+  begin_annotation("left_open");
+  (void)reg.finish_run();  // closes it and tells the listeners
+  reg.remove_listener(a);
+  reg.start_run(RunId{0, 1, false});
+  { Annotation y("y"); }
+  (void)reg.finish_run();
+  reg.remove_listener(b);
+  EXPECT_EQ(seen, (std::vector<std::string>{"a+x", "b+x", "a-x", "b-x", "a+left_open", "b+left_open",
+                                            "a-left_open", "b-left_open", "b+y", "b-y"}));
+}
+
+}  // namespace
+}  // namespace kscope

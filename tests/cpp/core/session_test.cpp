@@ -110,3 +110,29 @@ TEST(SessionTest, WarmupRunsAreFlaggedAndNotRecorded) {
 
 }  // namespace
 }  // namespace kscope
+
+namespace kscope {
+namespace {
+
+class FailingBeginCollector : public testing::FakeCollector {
+ public:
+  void begin(const SessionInfo&) override { throw std::runtime_error("cannot start"); }
+};
+
+TEST(SessionBeginTest, ToolThatCannotStartClosesTheJournalWithTheReason) {
+  FailingBeginCollector collector;
+  testing::FakeEnvironment env;
+  testing::RecordingSink sink;
+  Options o;
+  o.verbosity = Verbosity::kSilent;
+  Logger log(o);
+  Session session(collector, env, &sink, log);
+  SessionInfo info{"t", 0, 1, &o, 0, "/tmp/"};
+  EXPECT_THROW((void)session.run(info, configs({1}), [](const Config&) {}), std::runtime_error);
+  EXPECT_TRUE(sink.closed);
+  EXPECT_EQ(sink.close_error, "cannot start");
+  EXPECT_EQ(collector.events.back(), "abort");
+}
+
+}  // namespace
+}  // namespace kscope

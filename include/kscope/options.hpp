@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kscope/config.hpp"
+#include "kscope/info_collector.hpp"
 
 namespace kscope {
 
@@ -101,6 +102,9 @@ struct Options {
   DeriveFn derive_metric;
   /// Annotation used as baseline: AvgValue becomes current / baseline. Empty: no normalisation.
   std::string normalize_against;
+  /// Custom columns: callbacks called once, per config, before each run or at each annotation
+  /// entry (include/kscope/info_collector.hpp, docs/info-collectors.md).
+  std::vector<InfoCollector> info_collectors;
   /// How much is printed.
   Verbosity verbosity = Verbosity::kInfo;
   /// Prefix of every file written (journal, CSV, tool reports). Empty: a fresh directory

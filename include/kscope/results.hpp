@@ -50,6 +50,9 @@ struct RawRow {
   std::optional<std::string> unit;  ///< nullopt: no unit (derived metric without one)
   std::size_t config = 0;           ///< index into Results::configs()
   std::size_t run = 0;              ///< run index within the config
+  /// Info collectors' values for this row, one per Results::info_columns() (empty without
+  /// collectors); the column of each is named after its collector.
+  std::vector<InfoValue> info{};
 };
 
 /// NVML clock-event reasons that mean the GPU slowed down for power or heat: SwPowerCap 0x4,
@@ -150,6 +153,10 @@ struct ProcessedRow {
   std::optional<std::string> normalized;      ///< baseline annotation; nullopt: not normalised
   std::optional<double> normalization_value;  ///< the baseline's AvgValue
   double geomean = 0;              ///< geometric mean of AvgValue over the annotation's configs
+  /// Info collectors' columns, one per processed_info_columns(Results::info_columns()): the
+  /// group's first value, or <name>_Avg/_Std/_Min/_Max of an aggregated collector (placed after
+  /// Throttled in CSV and DataFrame).
+  std::vector<InfoValue> info{};
 };
 
 /**
@@ -175,6 +182,7 @@ class Results {
     std::vector<ProcessedRow> processed;  ///< processed table
     std::vector<RunTelemetry> telemetry;  ///< one entry per measured run (empty without NVML)
     std::vector<Finding> findings;        ///< tool "sanitizer": what it found (empty: clean)
+    std::vector<InfoColumn> info_columns;  ///< one per info collector (Options::info_collectors)
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
     bool complete = true;                 ///< false when loaded from an unfinished journal
@@ -191,6 +199,8 @@ class Results {
   [[nodiscard]] const std::vector<RawRow>& raw() const { return d_.raw; }
   [[nodiscard]] const std::vector<ProcessedRow>& processed() const { return d_.processed; }
   [[nodiscard]] const std::vector<RunTelemetry>& telemetry() const { return d_.telemetry; }
+  /// The info collectors' columns (docs/info-collectors.md); empty without collectors.
+  [[nodiscard]] const std::vector<InfoColumn>& info_columns() const { return d_.info_columns; }
   /// Tool "sanitizer": every problem compute-sanitizer found, in the order found.
   [[nodiscard]] const std::vector<Finding>& findings() const { return d_.findings; }
   /// True when nothing was found (no findings). Always true for the measuring tools.

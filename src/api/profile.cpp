@@ -59,6 +59,7 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   for (auto& m : opt.metrics) m = strip(m);
   opt.validate();
   check_configs(name, configs);
+  validate_info_collectors(opt.info_collectors, configs.front().names(), name);
   if (!fn) throw InvalidArgument("the benchmark callable is empty");
   const ToolEntry& tool = find_tool(opt.tool);
   if (tool.check_options) tool.check_options(opt);

@@ -1,6 +1,7 @@
 #include "api/session_tables.hpp"
 
 #include "core/extraction.hpp"
+#include "core/info_columns.hpp"
 #include "core/transformation.hpp"
 
 namespace kscope {
@@ -23,6 +24,7 @@ void fill_tables(const Session::Output& out, const Logger& log, Results::Data* d
       extract(out.records, out.runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics});
   d->raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, d->configs);
   d->processed = aggregate(d->raw, opt.normalize_against);
+  d->info_columns = add_info_columns(opt.info_collectors, out.runs, d->raw, d->processed);
 }
 
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log) {

@@ -16,8 +16,8 @@ namespace kscope {
 [[nodiscard]] Results::Data session_data(std::string_view name, int id, const Options& options,
                                          const std::vector<Config>& configs);
 
-/// Extraction (attribution rules, combine, ignore list), derived metrics and statistics of a
-/// finished session into d->raw and d->processed.
+/// Extraction (attribution rules, combine, ignore list), derived metrics, statistics and the
+/// info collectors' columns of a finished session into d->raw, d->processed, d->info_columns.
 void fill_tables(const Session::Output& out, const Logger& log, Results::Data* d);
 
 /// With Options::output_csv, writes the raw and processed CSV files under `prefix` and says where.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kscope/info_value.hpp"
+
 namespace kscope {
 
 /// Identifies one execution of the benchmark callable.
@@ -44,11 +46,22 @@ struct KernelRecord {
   std::vector<Measurement> metrics;
 };
 
+/// What the ANNOTATION-scope info collectors returned at one entry of an annotation.
+struct AnnotationInfo {
+  std::string annotation;
+  std::vector<InfoValue> values;  ///< one per Options::info_collectors; other scopes empty
+};
+
 /// What the session observed of one run, independent of the tool.
 struct RunLog {
   RunId run;
   std::vector<std::string> entered;  ///< annotations entered, in order
   std::vector<std::string> failed;   ///< annotations whose run failed (values become NaN)
+  /// Info collectors' values for this run, one per Options::info_collectors (empty without
+  /// collectors): ONCE, CONFIG and RUN collectors' values; ANNOTATION collectors' slots empty.
+  std::vector<InfoValue> info{};
+  /// ANNOTATION collectors' values at each annotation entered, in entry order.
+  std::vector<AnnotationInfo> annotation_info{};
 };
 
 }  // namespace kscope

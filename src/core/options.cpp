@@ -121,6 +121,7 @@ void Options::validate() const {
                           ". Expected a CUDA device ordinal >= 0.");
   }
   check_sanitizer_options(*this);
+  validate_info_collectors(info_collectors);
   if (!reexec_argv.empty() && reexec_argv.front().empty()) {
     throw InvalidArgument(
         "Invalid reexec_argv: its first element (the executable that re-runs this program) is "

@@ -1,11 +1,13 @@
 #pragma once
 // The Session drives a sweep: configs x (warm-up + measured) runs, with the run environment
-// (thermal guard, cache flush, synchronisation) and the collector around every run, progress
-// on the console, and finished runs streamed to the journal.
+// (thermal guard, cache flush, synchronisation) and the collector around every run, the info
+// collectors at their scopes, progress on the console, and finished runs streamed to the
+// journal.
 
 #include <vector>
 
 #include "core/collector.hpp"
+#include "core/info_collection.hpp"
 #include "core/logger.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_sink.hpp"
@@ -38,6 +40,7 @@ class Session {
   RunSink* sink_;
   const Logger& log_;
   std::vector<RunLog> pending_runs_;
+  InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
 };
 
 }  // namespace kscope

@@ -24,6 +24,14 @@ std::string param_text(const Value& v) {
   return v.to_string();
 }
 
+// Info collectors' cells: the number or string, empty when there is no value.
+void append_info(const std::vector<InfoValue>& values, std::size_t columns,
+                 std::vector<std::string>* fields) {
+  for (std::size_t i = 0; i < columns; ++i) {
+    fields->push_back(i < values.size() ? values[i].to_string() : std::string());
+  }
+}
+
 std::vector<std::string> params_of(const Results& r, std::size_t config) {
   std::vector<std::string> out;
   const auto& c = r.configs().at(config);
@@ -49,12 +57,14 @@ void write_raw_csv(const Results& results, std::ostream& out) {
   const auto& m = results.metadata();
   std::vector<std::string> header = {"Annotation", "Value", "Metric", "Kernel", "GPU",
                                      "Host", "ComputeClock", "MemoryClock", "Unit"};
+  for (auto& c : raw_info_columns(results.info_columns())) header.push_back(std::move(c));
   for (const auto& p : results.parameters()) header.push_back(p);
   write_row(out, header);
   for (const auto& r : results.raw()) {
     std::vector<std::string> f = {r.annotation, num(r.value), r.metric, r.kernel, m.gpu, m.host,
                                   std::to_string(m.compute_clock), std::to_string(m.memory_clock),
                                   r.unit.value_or("")};
+    append_info(r.info, results.info_columns().size(), &f);
     for (auto& p : params_of(results, r.config)) f.push_back(std::move(p));
     write_row(out, f);
   }
@@ -68,8 +78,13 @@ void write_processed_csv(const Results& results, std::ostream& out) {
   for (const auto& p : results.parameters()) header.push_back(p);
   for (const char* c : {"AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU",
                         "Host", "ComputeClock", "MemoryClock", "Unit", "ClockMHz_Min", "TempC_Max",
-                        "PowerW_Avg", "Throttled", "CI95_Lower", "CI95_Upper",
-                        "RelativeStdDevPct", "StableMeasurement", "Normalized"}) {
+                        "PowerW_Avg", "Throttled"}) {
+    header.emplace_back(c);
+  }
+  const auto info_columns = processed_info_columns(results.info_columns());
+  header.insert(header.end(), info_columns.begin(), info_columns.end());
+  for (const char* c : {"CI95_Lower", "CI95_Upper", "RelativeStdDevPct", "StableMeasurement",
+                        "Normalized"}) {
     header.emplace_back(c);
   }
   if (normalized) header.emplace_back("NormalizationValue");
@@ -82,10 +97,14 @@ void write_processed_csv(const Results& results, std::ostream& out) {
              num(p.avg), num(p.stddev), num(p.min), num(p.max), std::to_string(p.num_runs),
              p.kernel, m.gpu, m.host, std::to_string(m.compute_clock),
              std::to_string(m.memory_clock), p.unit.value_or(""), num(p.clock_mhz_min),
-             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled), num(p.ci95_lower),
-             num(p.ci95_upper), num(p.rel_stddev_pct),
-             p.stable ? (*p.stable ? "True" : "False") : "",
-             p.normalized ? *p.normalized : "False"}) {
+             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled)}) {
+      f.push_back(std::move(v));
+    }
+    append_info(p.info, info_columns.size(), &f);
+    for (auto& v : std::vector<std::string>{num(p.ci95_lower), num(p.ci95_upper),
+                                            num(p.rel_stddev_pct),
+                                            p.stable ? (*p.stable ? "True" : "False") : "",
+                                            p.normalized ? *p.normalized : "False"}) {
       f.push_back(std::move(v));
     }
     if (normalized) f.push_back(p.normalization_value ? num(*p.normalization_value) : "");

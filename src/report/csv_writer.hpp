@@ -8,11 +8,13 @@
 namespace kscope::report {
 
 /// Raw table: Annotation, Value, Metric, Kernel, GPU, Host, ComputeClock, MemoryClock, Unit,
-/// <parameters...>.
+/// <info collectors...>, <parameters...>.
 void write_raw_csv(const Results& results, std::ostream& out);
 /// Processed table: Annotation, Metric, <parameters...>, AvgValue, StdDev, MinValue, MaxValue,
-/// NumRuns, Kernel, GPU, Host, ComputeClock, MemoryClock, Unit, CI95_Lower, CI95_Upper,
-/// RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean.
+/// NumRuns, Kernel, GPU, Host, ComputeClock, MemoryClock, Unit, ClockMHz_Min, TempC_Max,
+/// PowerW_Avg, Throttled, <info collectors: <name> or <name>_Avg/_Std/_Min/_Max...>,
+/// CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement, Normalized,
+/// [NormalizationValue], Geomean.
 void write_processed_csv(const Results& results, std::ostream& out);
 
 /// Findings of a sanitizer result: Check, Kind, Severity, Annotation, Kernel, Block, Thread,

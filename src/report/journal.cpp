@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/extraction.hpp"
+#include "core/info_columns.hpp"
 #include "core/telemetry_summary.hpp"
 #include "core/transformation.hpp"
 #include "kscope/errors.hpp"
@@ -110,6 +111,7 @@ Results load_journal(const std::string& path) {
     const auto extracted = extract(finished, runs, settings);
     d.raw = build_raw_rows(extracted, d.options.metrics, {}, d.configs);
     d.processed = aggregate(d.raw, d.options.normalize_against);
+    d.info_columns = add_info_columns(d.options.info_collectors, runs, d.raw, d.processed);
     add_telemetry_columns(d.processed, summarize_telemetry(telemetry));
     d.telemetry = std::move(telemetry);
   } catch (const ExtractionError& e) {

@@ -42,6 +42,15 @@ std::optional<T> optional_from(const Json& j, const char* key) {
   return it->template get<T>();
 }
 
+CollectionScope scope_of(const std::string& name) {
+  const auto scope = scope_from_name(name);
+  if (!scope) {
+    throw Error("unknown info collector scope '" + name +
+                "' (expected 'once', 'config', 'run' or 'annotation')");
+  }
+  return *scope;
+}
+
 }  // namespace
 
 Json to_json(const Value& v) {
@@ -65,7 +74,7 @@ Value value_from_json(const Json& j) {
 }
 
 Json to_json(const Options& o) {
-  return Json{{"runs", o.runs},
+  Json j{{"runs", o.runs},
               {"warmup_runs", o.warmup_runs},
               {"metrics", o.metrics},
               {"tool", o.tool},
@@ -91,6 +100,14 @@ Json to_json(const Options& o) {
               {"sanitizer_checks", o.sanitizer_checks},
               {"sanitizer_leak_check", o.sanitizer_leak_check},
               {"sanitizer_print_limit", o.sanitizer_print_limit}};
+  if (!o.info_collectors.empty()) {
+    Json collectors = Json::array();
+    for (const auto& c : o.info_collectors) {
+      collectors.push_back(Json{{"name", c.name}, {"scope", scope_name(c.scope)}});
+    }
+    j["info_collectors"] = std::move(collectors);
+  }
+  return j;
 }
 
 void options_from_json(const Json& j, Options* o) {
@@ -117,6 +134,69 @@ void options_from_json(const Json& j, Options* o) {
   o->sanitizer_checks = get_or(j, "sanitizer_checks", o->sanitizer_checks);
   o->sanitizer_leak_check = get_or(j, "sanitizer_leak_check", o->sanitizer_leak_check);
   o->sanitizer_print_limit = get_or(j, "sanitizer_print_limit", o->sanitizer_print_limit);
+  // Info collectors come back by name and scope; their callbacks are code and are not stored.
+  if (j.contains("info_collectors")) {
+    o->info_collectors.clear();
+    for (const auto& c : j["info_collectors"]) {
+      o->info_collectors.push_back({c.at("name").get<std::string>(),
+                                    scope_of(c.at("scope").get<std::string>()), {}});
+    }
+  }
+}
+
+namespace {
+
+Json info_array(const std::vector<InfoValue>& values) {
+  Json out = Json::array();
+  for (const auto& v : values) out.push_back(to_json(v));
+  return out;
+}
+
+Json info_to_json(const std::vector<InfoValue>& values, const std::vector<std::string>& names) {
+  Json out = Json::object();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out[names[i]] = i < values.size() ? to_json(values[i]) : Json(nullptr);
+  }
+  return out;
+}
+
+std::vector<InfoValue> info_from_json(const Json& row, const std::vector<std::string>& names) {
+  std::vector<InfoValue> out;
+  if (names.empty()) return out;
+  const Json info = row.value("info", Json::object());
+  for (const auto& name : names) out.push_back(info_value_from_json(info.value(name, Json(nullptr))));
+  return out;
+}
+
+}  // namespace
+
+Json to_json(const InfoValue& v) {
+  if (v.is_number()) return number(v.number());
+  if (v.is_string()) return Json(v.text());
+  return Json(nullptr);
+}
+
+InfoValue info_value_from_json(const Json& j) {
+  if (j.is_number()) return InfoValue(j.get<double>());
+  if (j.is_string()) return InfoValue(j.get<std::string>());
+  return {};
+}
+
+Json info_columns_to_json(const std::vector<InfoColumn>& columns) {
+  Json out = Json::array();
+  for (const auto& c : columns) {
+    out.push_back(Json{{"name", c.name}, {"scope", scope_name(c.scope)}, {"aggregated", c.aggregated}});
+  }
+  return out;
+}
+
+std::vector<InfoColumn> info_columns_from_json(const Json& j) {
+  std::vector<InfoColumn> out;
+  for (const auto& c : j) {
+    out.push_back({c.at("name").get<std::string>(), scope_of(c.at("scope").get<std::string>()),
+                   c.value("aggregated", false)});
+  }
+  return out;
 }
 
 Json to_json(const Metadata& m) {
@@ -181,13 +261,15 @@ std::vector<Config> configs_from_json(const Json& j, const std::vector<std::stri
   return out;
 }
 
-Json to_json(const RawRow& r) {
-  return Json{{"Annotation", r.annotation}, {"Value", number(r.value)},   {"Metric", r.metric},
-              {"Kernel", r.kernel},         {"Unit", optional_string(r.unit)},
-              {"config", r.config},         {"run", r.run}};
+Json to_json(const RawRow& r, const std::vector<std::string>& info_names) {
+  Json j{{"Annotation", r.annotation}, {"Value", number(r.value)},   {"Metric", r.metric},
+         {"Kernel", r.kernel},         {"Unit", optional_string(r.unit)},
+         {"config", r.config},         {"run", r.run}};
+  if (!info_names.empty()) j["info"] = info_to_json(r.info, info_names);
+  return j;
 }
 
-RawRow raw_row_from_json(const Json& j) {
+RawRow raw_row_from_json(const Json& j, const std::vector<std::string>& info_names) {
   RawRow r;
   r.annotation = j.at("Annotation").get<std::string>();
   r.value = number_from(j.at("Value"));
@@ -196,11 +278,12 @@ RawRow raw_row_from_json(const Json& j) {
   r.unit = optional_string_from(j.value("Unit", Json(nullptr)));
   r.config = j.at("config").get<std::size_t>();
   r.run = j.at("run").get<std::size_t>();
+  r.info = info_from_json(j, info_names);
   return r;
 }
 
-Json to_json(const ProcessedRow& p) {
-  return Json{{"Annotation", p.annotation},
+Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) {
+  Json j{{"Annotation", p.annotation},
               {"Metric", p.metric},
               {"config", p.config},
               {"AvgValue", number(p.avg)},
@@ -222,9 +305,11 @@ Json to_json(const ProcessedRow& p) {
               {"NormalizationValue",
                p.normalization_value ? number(*p.normalization_value) : Json(nullptr)},
               {"Geomean", number(p.geomean)}};
+  if (!info_names.empty()) j["info"] = info_to_json(p.info, info_names);
+  return j;
 }
 
-ProcessedRow processed_row_from_json(const Json& j) {
+ProcessedRow processed_row_from_json(const Json& j, const std::vector<std::string>& info_names) {
   ProcessedRow p;
   p.annotation = j.at("Annotation").get<std::string>();
   p.metric = j.at("Metric").get<std::string>();
@@ -250,12 +335,22 @@ ProcessedRow processed_row_from_json(const Json& j) {
   const Json nv = j.value("NormalizationValue", Json(nullptr));
   if (p.normalized) p.normalization_value = number_from(nv);
   p.geomean = number_from(j.at("Geomean"));
+  p.info = info_from_json(j, info_names);
   return p;
 }
 
 Json to_json(const RunLog& r) {
-  return Json{{"config", r.run.config}, {"run", r.run.run}, {"entered", r.entered},
-              {"failed", r.failed}};
+  Json j{{"config", r.run.config}, {"run", r.run.run}, {"entered", r.entered}, {"failed", r.failed}};
+  // Info collectors' values, in Options::info_collectors order (only with collectors).
+  if (!r.info.empty()) j["info"] = info_array(r.info);
+  if (!r.annotation_info.empty()) {
+    Json entries = Json::array();
+    for (const auto& a : r.annotation_info) {
+      entries.push_back(Json{{"annotation", a.annotation}, {"info", info_array(a.values)}});
+    }
+    j["annotation_info"] = std::move(entries);
+  }
+  return j;
 }
 
 RunLog run_log_from_json(const Json& j) {
@@ -264,6 +359,16 @@ RunLog run_log_from_json(const Json& j) {
   r.run.run = j.at("run").get<std::size_t>();
   r.entered = j.at("entered").get<std::vector<std::string>>();
   r.failed = j.at("failed").get<std::vector<std::string>>();
+  if (j.contains("info")) {
+    for (const auto& v : j["info"]) r.info.push_back(info_value_from_json(v));
+  }
+  if (j.contains("annotation_info")) {
+    for (const auto& a : j["annotation_info"]) {
+      AnnotationInfo entry{a.at("annotation").get<std::string>(), {}};
+      for (const auto& v : a.at("info")) entry.values.push_back(info_value_from_json(v));
+      r.annotation_info.push_back(std::move(entry));
+    }
+  }
   return r;
 }
 

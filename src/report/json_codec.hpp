@@ -21,10 +21,21 @@ void options_from_json(const Json& j, Options* o);
 [[nodiscard]] Json configs_to_json(const std::vector<Config>& configs);
 [[nodiscard]] std::vector<Config> configs_from_json(const Json& j,
                                                     const std::vector<std::string>& parameters);
-[[nodiscard]] Json to_json(const RawRow& r);
-[[nodiscard]] RawRow raw_row_from_json(const Json& j);
-[[nodiscard]] Json to_json(const ProcessedRow& p);
-[[nodiscard]] ProcessedRow processed_row_from_json(const Json& j);
+/// `info_names`: the names of the row's info columns (Results::info_columns() for raw rows,
+/// processed_info_columns() of them for processed rows); the row's "info" object is keyed by them
+/// and written only when there are info columns.
+[[nodiscard]] Json to_json(const RawRow& r, const std::vector<std::string>& info_names = {});
+[[nodiscard]] RawRow raw_row_from_json(const Json& j,
+                                       const std::vector<std::string>& info_names = {});
+[[nodiscard]] Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names = {});
+[[nodiscard]] ProcessedRow processed_row_from_json(const Json& j,
+                                                   const std::vector<std::string>& info_names = {});
+/// An info collector's value: a number (null when NaN), a string, or null (no value).
+[[nodiscard]] Json to_json(const InfoValue& v);
+[[nodiscard]] InfoValue info_value_from_json(const Json& j);
+/// The "info_columns" array of results: name, scope, aggregated.
+[[nodiscard]] Json info_columns_to_json(const std::vector<InfoColumn>& columns);
+[[nodiscard]] std::vector<InfoColumn> info_columns_from_json(const Json& j);
 [[nodiscard]] Json to_json(const RunLog& r);
 [[nodiscard]] RunLog run_log_from_json(const Json& j);
 [[nodiscard]] Json to_json(const KernelRecord& k);

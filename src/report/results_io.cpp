@@ -58,10 +58,13 @@ std::string Results::to_json() const {
   report::Json j = report::header_json(d_, "kscope.results");
   j["complete"] = d_.complete;
   j["journal"] = d_.journal_path;
+  const std::vector<std::string> raw_info = raw_info_columns(d_.info_columns);
+  const std::vector<std::string> processed_info = processed_info_columns(d_.info_columns);
+  if (!d_.info_columns.empty()) j["info_columns"] = report::info_columns_to_json(d_.info_columns);
   report::Json raw = report::Json::array();
-  for (const auto& r : d_.raw) raw.push_back(report::to_json(r));
+  for (const auto& r : d_.raw) raw.push_back(report::to_json(r, raw_info));
   report::Json processed = report::Json::array();
-  for (const auto& p : d_.processed) processed.push_back(report::to_json(p));
+  for (const auto& p : d_.processed) processed.push_back(report::to_json(p, processed_info));
   j["raw"] = std::move(raw);
   j["processed"] = std::move(processed);
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
@@ -98,8 +101,13 @@ Results Results::load(const std::string& path) {
     report::header_from_json(j, &d);
     d.complete = j.value("complete", true);
     d.journal_path = j.value("journal", "");
-    for (const auto& r : j.at("raw")) d.raw.push_back(report::raw_row_from_json(r));
-    for (const auto& p : j.at("processed")) d.processed.push_back(report::processed_row_from_json(p));
+    if (j.contains("info_columns")) d.info_columns = report::info_columns_from_json(j["info_columns"]);
+    const std::vector<std::string> raw_info = raw_info_columns(d.info_columns);
+    const std::vector<std::string> processed_info = processed_info_columns(d.info_columns);
+    for (const auto& r : j.at("raw")) d.raw.push_back(report::raw_row_from_json(r, raw_info));
+    for (const auto& p : j.at("processed")) {
+      d.processed.push_back(report::processed_row_from_json(p, processed_info));
+    }
     if (j.contains("telemetry")) d.telemetry = report::telemetry_from_json(j["telemetry"]);
     if (j.contains("findings")) d.findings = report::findings_from_json(j["findings"]);
   } catch (const report::Json::exception& e) {

@@ -88,6 +88,18 @@ void bind_profile(nb::module_& m) {
         "released, as profile() does, without a GPU. Returns (derived values per config, "
         "combine_kernel_metrics(1.0, 2.0) or 0.0).");
   m.def(
+      "_test_profile_without_device",
+      [](const std::string& name, std::vector<Config> configs, nb::callable fn,
+         const Options& options) {
+        const Benchmark benchmark = python_benchmark(fn);
+        nb::gil_scoped_release no_gil;
+        return profile_without_device(name, std::move(configs), benchmark, options);
+      },
+      nb::arg("name"), nb::arg("configs"), nb::arg("fn"), nb::arg("options"),
+      "Test hook: profile() through the engine's real session (info collectors, annotations, "
+      "extraction, statistics) without a device; each annotation entered in a measured run is "
+      "one kernel whose metric i is worth 100 (config + 1) + run + i.");
+  m.def(
       "import_ncu",
       [](const std::string& path, std::vector<std::string> metrics, bool all_metrics,
          std::string ncu) {

@@ -68,6 +68,8 @@ void bind_options(nb::module_& m) {
                   "kernel names dropped before attribution")
           .def_rw("normalize_against", &Options::normalize_against,
                   "baseline annotation; \"\" for none")
+          .def_rw("info_collectors", &Options::info_collectors,
+                  "custom columns: list of InfoCollector")
           .def_rw("verbosity", &Options::verbosity, "how much is printed")
           .def_rw("output_prefix", &Options::output_prefix,
                   "prefix of every file written; \"\" for a fresh temporary directory")

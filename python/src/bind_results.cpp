@@ -40,7 +40,8 @@ void bind_results(nb::module_& m) {
       .def_rw("kernel", &RawRow::kernel)
       .def_rw("unit", &RawRow::unit)
       .def_rw("config", &RawRow::config, "index into Results.configs")
-      .def_rw("run", &RawRow::run);
+      .def_rw("run", &RawRow::run)
+      .def_rw("info", &RawRow::info, "info collectors' values, one per Results.info_columns");
 
   nb::class_<TelemetrySample>(m, "TelemetrySample",
                               "The profiled GPU at one instant (NVML); None: not reported.")
@@ -84,7 +85,9 @@ void bind_results(nb::module_& m) {
       .def_rw("stable", &ProcessedRow::stable)
       .def_rw("normalized", &ProcessedRow::normalized)
       .def_rw("normalization_value", &ProcessedRow::normalization_value)
-      .def_rw("geomean", &ProcessedRow::geomean);
+      .def_rw("geomean", &ProcessedRow::geomean)
+      .def_rw("info", &ProcessedRow::info,
+              "info collectors' columns, one per processed_info_columns(Results.info_columns)");
 
   nb::class_<Results>(m, "Results", "The outcome of profile() or of loading a saved result.")
       .def_prop_ro("name", &Results::name)
@@ -95,6 +98,8 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("raw", &Results::raw)
       .def_prop_ro("processed", &Results::processed)
       .def_prop_ro("telemetry", &Results::telemetry, "One RunTelemetry per measured run.")
+      .def_prop_ro("info_columns", &Results::info_columns,
+                   "One InfoColumn per info collector (empty without collectors).")
       .def_prop_ro("metadata", &Results::metadata)
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)

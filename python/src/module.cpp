@@ -13,6 +13,7 @@ NB_MODULE(_kscope, m) {
   nanobind::set_leak_warnings(false);
   kscope::python::bind_errors(m);
   kscope::python::bind_config(m);
+  kscope::python::bind_info_collectors(m);
   kscope::python::bind_options(m);
   kscope::python::bind_results(m);
   kscope::python::bind_annotation(m);

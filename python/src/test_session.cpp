@@ -1,0 +1,95 @@
+// Test hook behind _kscope._test_profile_without_device: the engine's real Session, extraction,
+// transformation and info collectors, without a device. A stand-in collector turns every
+// annotation entered in a measured run into one "kernel" whose metric i is worth
+// 100 (config + 1) + run + i (ns for the time metric); the run environment does nothing. It lets
+// the Python tests drive decorators, annotations and info collectors end to end on a CPU. The only
+// binding source that uses the engine's internal headers (src/).
+
+#include <mutex>
+#include <utility>
+
+#include "api/session_tables.hpp"
+#include "bindings.hpp"
+#include "core/annotation_registry.hpp"
+#include "core/collector.hpp"
+#include "core/logger.hpp"
+#include "core/run_environment.hpp"
+#include "core/session.hpp"
+
+namespace kscope::python {
+namespace {
+
+class AnnotationCountingCollector : public Collector {
+ public:
+  [[nodiscard]] std::string name() const override { return "cpu-test"; }
+  void begin(const SessionInfo& info) override {
+    metrics_ = info.options->metrics;
+    token_ = AnnotationRegistry::instance().add_listener(
+        [this](bool entering, const std::string& annotation) {
+          if (entering) record(annotation);
+        });
+  }
+  [[nodiscard]] std::vector<KernelRecord> end() override {
+    abort();
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::move(records_);
+  }
+  void abort() noexcept override {
+    if (token_ != 0) AnnotationRegistry::instance().remove_listener(token_);
+    token_ = 0;
+  }
+
+ private:
+  void record(const std::string& annotation) {
+    const auto s = AnnotationRegistry::instance().snapshot();
+    if (!s.in_run || s.run.warmup) return;
+    KernelRecord k;
+    k.annotation = annotation;
+    k.kernel = annotation + "_kernel";
+    k.run = s.run;
+    k.sequence = s.sequence;
+    for (std::size_t i = 0; i < metrics_.size(); ++i) {
+      const double value = 100.0 * static_cast<double>(s.run.config + 1) +
+                           static_cast<double>(s.run.run) + static_cast<double>(i);
+      k.metrics.push_back({metrics_[i], value,
+                           metrics_[i] == kTimeMetric ? std::optional<std::string>("ns")
+                                                      : std::nullopt});
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    records_.push_back(std::move(k));
+  }
+
+  std::vector<std::string> metrics_;
+  std::size_t token_ = 0;
+  std::mutex mu_;
+  std::vector<KernelRecord> records_;
+};
+
+class NoDevice : public RunEnvironment {
+ public:
+  void synchronize() override {}
+};
+
+}  // namespace
+
+Results profile_without_device(std::string_view name, std::vector<Config> configs,
+                               const Benchmark& fn, const Options& options) {
+  options.validate();
+  if (configs.empty()) throw ConfigError("configs cannot be empty");
+  validate_info_collectors(options.info_collectors, configs.front().names(), name);
+  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].set_index(i);
+  Results::Data d = session_data(name, 0, options, configs);
+  d.metadata.gpu = "none (CPU test session)";
+  d.metadata.host = "localhost";
+  d.metadata.tool = options.tool;
+  const Logger log(d.options);
+  AnnotationCountingCollector collector;
+  NoDevice environment;
+  Session session(collector, environment, nullptr, log);
+  SessionInfo info{d.name, d.id, configs.size(), &d.options, 0, ""};
+  const Session::Output out = session.run(info, configs, fn);
+  fill_tables(out, log, &d);
+  return Results(std::move(d));
+}
+
+}  // namespace kscope::python

@@ -9,6 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._native import native
+
+
 def _object_column(values: Sequence[Any]) -> pd.Series:
     # Filled element by element so that tuples, lists and tensors stay single objects (a plain
     # constructor would try to broadcast them); infer_objects then gives ints int64, floats
@@ -28,6 +31,22 @@ def _parameter_columns(
     }
 
 
+def _info_columns(
+    names: Sequence[str], rows: Sequence[Any], numeric: Sequence[bool] = ()
+) -> dict[str, Any]:
+    # The engine's values are floats, strings or None. Aggregates (``numeric``) are float64 even
+    # when all missing (a standard deviation over one run); other numeric columns become float64
+    # too, the rest keep their strings.
+    columns: dict[str, Any] = {}
+    for i, name in enumerate(names):
+        values = [r.info[i] if i < len(r.info) else None for r in rows]
+        if i < len(numeric) and numeric[i]:
+            columns[name] = np.array([np.nan if v is None else v for v in values], dtype=float)
+        else:
+            columns[name] = _object_column(values)
+    return columns
+
+
 def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
     return {
         "GPU": [metadata.gpu] * n,
@@ -40,9 +59,10 @@ def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
 def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """One row per (annotation, metric, config): ``Annotation, Metric, <parameters>,
     AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
-    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, CI95_Lower, CI95_Upper,
-    RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean``
-    (docs/output-schema.md)."""
+    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, <info collectors>,
+    CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement, Normalized,
+    [NormalizationValue], Geomean`` (docs/output-schema.md); an info collector's columns are
+    ``<name>`` or ``<name>_Avg/_Std/_Min/_Max`` (docs/info-collectors.md)."""
     processed = results.processed
     n = len(processed)
     columns: dict[str, Any] = {
@@ -69,6 +89,14 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
             "TempC_Max": np.array([p.temp_c_max for p in processed], dtype=float),
             "PowerW_Avg": np.array([p.power_w_avg for p in processed], dtype=float),
             "Throttled": np.array([p.throttled for p in processed], dtype=float),
+        }
+    )
+    info_names = native.processed_info_columns(results.info_columns)
+    aggregates = [c.aggregated for c in results.info_columns
+                  for _ in range(4 if c.aggregated else 1)]  # fmt: skip
+    columns.update(_info_columns(info_names, processed, aggregates))
+    columns.update(
+        {
             "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
             "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
             "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),
@@ -89,7 +117,7 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
 
 def raw_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """One row per (annotation, metric, config, run): ``Annotation, Value, Metric, Kernel, GPU,
-    Host, ComputeClock, MemoryClock, Unit, <parameters>``."""
+    Host, ComputeClock, MemoryClock, Unit, <info collectors>, <parameters>``."""
     raw = results.raw
     n = len(raw)
     columns: dict[str, Any] = {
@@ -100,6 +128,7 @@ def raw_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     }
     columns.update(_environment_columns(results.metadata, n))
     columns["Unit"] = [np.nan if r.unit is None else r.unit for r in raw]
+    columns.update(_info_columns(native.raw_info_columns(results.info_columns), raw))
     columns.update(_parameter_columns(results.parameters, rows, [r.config for r in raw]))
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
 

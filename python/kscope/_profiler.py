@@ -13,8 +13,7 @@ from ._callsite import warn
 from ._configs import FunctionSignature, bind, engine_configs, sanitize_configs
 from ._native import native
 from ._options import KernelSettings, engine_options, resolve_output_prefix
-from .exceptions import NotSupportedError
-from .info_collectors import normalize_collectors, validate_collectors
+from .info_collectors import engine_collectors, normalize_collectors, validate_collectors
 from .results import ProfileResults
 from .tools import resolve_tool
 
@@ -27,15 +26,8 @@ class KernelProfiler:
     def __init__(self, func: Callable[..., Any], settings: KernelSettings) -> None:
         self.func = func
         self.signature = FunctionSignature.of(func)
-        collectors = normalize_collectors(settings.info_collectors)
-        validate_collectors(collectors, func.__name__, self.signature.names)
-        if collectors:
-            raise NotSupportedError(
-                f"info_collectors are accepted and validated, but kscope cannot run them yet "
-                f"({[name for name, _, _ in collectors]} for '{func.__name__}'): the engine has "
-                "no custom-column support. Remove info_collectors, or collect the values "
-                "yourself around the call."
-            )
+        self.collectors = normalize_collectors(settings.info_collectors)
+        validate_collectors(self.collectors, func.__name__, self.signature.names)
         self.settings = dataclasses.replace(
             settings, output_prefix=resolve_output_prefix(settings.output_prefix)
         )
@@ -59,6 +51,7 @@ class KernelProfiler:
             _derive.check_arity(settings.derive_metric, len(settings.metrics), len(rows[0]))
             adapter = _derive.DeriveAdapter(settings.derive_metric, rows)
         options = engine_options(settings, resolve_tool(settings.tool), adapter)
+        options.info_collectors = engine_collectors(self.collectors, rows)
         calls = [bind(self.signature, row) for row in rows]
         func = self.func
         returned_value = False

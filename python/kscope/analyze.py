@@ -73,7 +73,9 @@ def kernel(
         output_prefix: prefix of every file written; None: a fresh temporary directory.
         output_csv: also write ``profiled_data-<name>-<id>.csv`` and
             ``processed_data-<name>-<id>.csv``.
-        info_collectors: nsight-python's custom columns; validated, not supported yet.
+        info_collectors: custom columns: :class:`kscope.InfoCollector` objects,
+            ``(name, callback, scope)`` tuples or functions marked with
+            ``kscope.experimental.collect(scope=...)``; see docs/info-collectors.md.
         tool: :class:`Tool` for this function; None: the active tool, else CUPTI.
         warmup_runs: (kscope) unmeasured runs per config before the measured ones.
 

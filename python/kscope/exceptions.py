@@ -43,7 +43,7 @@ class NoDeviceError(ProfilerException, RuntimeError):
 
 class NotSupportedError(ProfilerException, ValueError):
     """A valid value that the chosen tool or this build cannot honour yet (a hardware-counter
-    metric with the cupti tool, a tool this build lacks, info collectors, ...). The message
+    metric with the cupti tool, a tool this build lacks, ...). The message
     names the alternative."""
 
 

@@ -1,37 +1,56 @@
-"""Info collectors (nsight-python's experimental custom columns, reference §2.9 and §3.5).
+"""Info collectors: custom columns (nsight-python's experimental info collectors, reference §2.9
+and §3.5; docs/info-collectors.md).
 
-kscope accepts and validates them with nsight-python's rules and texts, but its engine cannot
-run them yet: a decorator given collectors raises :class:`NotSupportedError` after validation,
-so a script never loses its columns silently.
+The engine owns the mechanism: it calls each collector at its scope (ONCE once per call of the
+decorated function, CONFIG once per config, RUN before each measured run, ANNOTATION at each
+entry of an annotation), turns failures into missing values with one warning per collector and
+call, and builds the columns. This module accepts nsight-python's three collector forms,
+validates them at decoration with nsight-python's texts, and adapts each callback for the
+engine: it binds the call's original Python config values to the callback's signature
+(:func:`bind_args_to_signature`) and turns what it returns into a number, a string or None.
 """
 
 from __future__ import annotations
 
+import inspect
+import math
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar, overload
 
+from ._configs import is_bool
+from ._native import native
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: Column names of the processed frame that a collector may not take.
-RESERVED_COLUMNS = frozenset(
-    {
-        "Annotation", "Value", "Metric", "Kernel", "GPU", "Host", "ComputeClock",
-        "MemoryClock", "Unit", "AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns",
-        "CI95_Lower", "CI95_Upper", "RelativeStdDevPct", "StableMeasurement", "Geomean",
-        "Normalized", "NormalizationValue",
-    }
-)  # fmt: skip
+#: Column names a collector may not take (nsight-python's set plus kscope's telemetry columns).
+RESERVED_COLUMNS = frozenset(native.reserved_column_names())
 
 
 class CollectionScope(Enum):
-    """When a collector runs: once per session, per config, per run, or per annotation."""
+    """When a collector runs.
+
+    Attributes:
+        ONCE: once per call of the decorated function (static facts: driver, versions).
+        CONFIG: once per configuration, before its runs (values derived from the config).
+        RUN: before each measured run (clocks, temperature, memory in use, timestamps).
+        ANNOTATION: at each entry of an annotation, before it opens (per-region state).
+    """
 
     ONCE = "once"
     CONFIG = "config"
     RUN = "run"
     ANNOTATION = "annotation"
+
+
+_ENGINE_SCOPES = {
+    "once": native.CollectionScope.ONCE,
+    "config": native.CollectionScope.CONFIG,
+    "run": native.CollectionScope.RUN,
+    "annotation": native.CollectionScope.ANNOTATION,
+}
 
 
 def _scope_values() -> str:
@@ -40,7 +59,17 @@ def _scope_values() -> str:
 
 @dataclass
 class InfoCollector:
-    """A named callback that adds a column, run at ``scope``."""
+    """A named callback that adds a column, run at ``scope``.
+
+    The column is named ``name``. ONCE collectors and collectors returning strings give one
+    column (the first value of each group in ``to_dataframe()``); numeric CONFIG, RUN and
+    ANNOTATION collectors give ``<name>_Avg``, ``<name>_Std``, ``<name>_Min`` and ``<name>_Max``.
+
+    >>> kscope.InfoCollector("Version", lambda: "1.0.0", kscope.CollectionScope.ONCE)
+    >>> kscope.InfoCollector("Elements", lambda n: n * n, kscope.CollectionScope.CONFIG)
+    >>> kscope.InfoCollector("Region", lambda name, n: f"{name}_{n}",
+    ...                      kscope.CollectionScope.ANNOTATION)
+    """
 
     name: str
     callback: Callable[..., Any]
@@ -56,7 +85,14 @@ def collect(_func: F, *, scope: CollectionScope | str) -> F: ...
 @overload
 def collect(_func: None = None, *, scope: CollectionScope | str) -> Callable[[F], F]: ...
 def collect(_func: Any = None, *, scope: CollectionScope | str) -> Any:
-    """Marks a function as an info collector of ``scope`` (decorator or direct call)."""
+    """Marks a function as an info collector of ``scope`` (a :class:`CollectionScope` or its
+    value), as decorator ``@collect(scope=...)`` or call ``collect(fn, scope=...)``; the column
+    is named after the function. Returns the function itself.
+
+    Raises:
+        ValueError: ``scope`` is not a scope (checked at once).
+        TypeError: what is marked is not callable.
+    """
     scope_value = _parse_scope(scope)
     if scope_value is None:
         raise ValueError(
@@ -82,11 +118,14 @@ def _parse_scope(scope: Any) -> str | None:
     return None
 
 
+#: A collector in normalised form: (name, callback, scope value).
 Collector = tuple[str, Callable[..., Any], str]
 
 
 def normalize_collectors(collectors: Sequence[Any] | None) -> list[Collector]:
-    """``(name, callback, scope)`` for every collector form nsight-python accepts."""
+    """``(name, callback, scope)`` for every collector form nsight-python accepts:
+    :class:`InfoCollector` instances, ``(name, callback, scope)`` tuples and functions marked
+    with :func:`collect`. Raises ``ValueError`` / ``TypeError`` with nsight-python's texts."""
     out: list[Collector] = []
     for item in collectors or ():
         if isinstance(item, InfoCollector):
@@ -120,36 +159,95 @@ def normalize_collectors(collectors: Sequence[Any] | None) -> list[Collector]:
     return out
 
 
+def _unused(annotation: str, config: Any) -> None:
+    return None
+
+
 def validate_collectors(
     collectors: Sequence[Collector], func_name: str, params: Sequence[str]
 ) -> None:
-    """Rejects duplicate names, reserved column names and names of the function's parameters
-    (:class:`kscope.exceptions.ProfilerException`)."""
-    from .exceptions import ProfilerException
+    """The engine's checks of the names (nsight-python's texts): duplicates, reserved column
+    names, names of the function's parameters. Raises
+    :class:`kscope.exceptions.InvalidArgumentError` (a ``ProfilerException``)."""
+    engine = [native.InfoCollector(n, _ENGINE_SCOPES[s], _unused) for n, _, s in collectors]
+    native.validate_info_collectors(engine, list(params), func_name)
 
-    seen: set[str] = set()
-    for name, _, scope in collectors:
-        if name in seen:
-            raise ProfilerException(
-                f"Duplicate info collector name '{name}' ({scope} scope): names must be unique."
-            )
-        seen.add(name)
-        if name in RESERVED_COLUMNS:
-            raise ProfilerException(
-                f"Info collector name '{name}' collides with a reserved profiler column; "
-                "choose another name."
-            )
-        if name in params:
-            raise ProfilerException(
-                f"Info collector name '{name}' collides with a parameter of '{func_name}'; "
-                "choose another name."
-            )
+
+def bind_args_to_signature(
+    callback: Callable[..., Any], leading: Sequence[Any], config: Sequence[Any]
+) -> list[Any]:
+    """The positional arguments of a collector call: ``leading`` (the annotation name for
+    ANNOTATION collectors) then the config values. A callback with ``*args`` (or without an
+    introspectable signature) gets all config values; any other gets only as many leading
+    config values as it has positional parameters left, so default-padded configs never cause a
+    ``TypeError``."""
+    try:
+        params = list(inspect.signature(callback).parameters.values())
+    except (TypeError, ValueError):
+        return list(leading) + list(config)
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params):
+        return list(leading) + list(config)
+    positional = [
+        p
+        for p in params
+        if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    remaining = max(0, len(positional) - len(leading))
+    return list(leading) + list(config[:remaining])
+
+
+def column_value(value: Any) -> float | str | None:
+    """What the engine stores of a collector's return value: None and NaN stay missing, numbers
+    (bool, int, float, numpy scalars) become floats, strings stay, anything else becomes its
+    ``str``."""
+    if value is None or isinstance(value, str):
+        return value
+    if is_bool(value):
+        return float(bool(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        return None if math.isnan(number) else number
+    return str(value)
+
+
+class EngineCallback:
+    """The engine's callback for one collector over one call's configs: the engine calls it as
+    ``(annotation, config)``; it calls the user's function with the config's original values."""
+
+    def __init__(
+        self, callback: Callable[..., Any], scope: str, configs: Sequence[tuple[Any, ...]]
+    ) -> None:
+        self._callback = callback
+        self._scope = scope
+        self._configs = configs
+
+    def __call__(self, annotation: str, config: Any) -> float | str | None:
+        if self._scope == "once":
+            return column_value(self._callback())
+        leading = (annotation,) if self._scope == "annotation" else ()
+        args = bind_args_to_signature(self._callback, leading, self._configs[config.index])
+        return column_value(self._callback(*args))
+
+
+def engine_collectors(
+    collectors: Sequence[Collector], configs: Sequence[tuple[Any, ...]]
+) -> list[Any]:
+    """The engine's ``InfoCollector`` objects for one call with ``configs`` (the call's original
+    config values, default-padded, in sweep order)."""
+    return [
+        native.InfoCollector(name, _ENGINE_SCOPES[scope], EngineCallback(callback, scope, configs))
+        for name, callback, scope in collectors
+    ]
 
 
 __all__ = [
     "CollectionScope",
+    "EngineCallback",
     "InfoCollector",
+    "bind_args_to_signature",
     "collect",
+    "column_value",
+    "engine_collectors",
     "normalize_collectors",
     "validate_collectors",
 ]

@@ -89,7 +89,9 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   SessionInfo info{d.name, d.id, configs.size(), &d.options, 0, ""};
   const Session::Output out = session.run(info, configs, fn);
   fill_tables(out, log, &d);
-  return Results(std::move(d));
+  Results results(std::move(d));
+  write_csv_files(results, options.output_prefix, log);  // with output_csv, as profile() does
+  return results;
 }
 
 }  // namespace kscope::python

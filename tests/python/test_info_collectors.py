@@ -434,6 +434,22 @@ def test_to_json_round_trip(cpu_engine, tmp_path):
     assert list(again.raw_dataframe()["twice"]) == [2.0, 2.0, 4.0, 4.0]
 
 
+def test_csv_files_have_the_columns(cpu_engine, tmp_path):
+    @kscope.analyze.kernel(configs=[(512,)], runs=2, verbosity=SILENT, output_csv=True,
+                           output_prefix=str(tmp_path / "ic_"),
+                           info_collectors=[("ver", lambda: "v1", "once"),
+                                            ("size", lambda n: n * 4, "config")])  # fmt: skip
+    def bench(n):
+        with kscope.annotate("add"):
+            pass
+
+    bench()
+    raw = (tmp_path / "ic_profiled_data-bench-0.csv").read_text().splitlines()
+    processed = (tmp_path / "ic_processed_data-bench-0.csv").read_text().splitlines()
+    assert raw[0].endswith(",Unit,ver,size,n") and raw[1].endswith(",ns,v1,2048.0,512")
+    assert ",Throttled,ver,size_Avg,size_Std,size_Min,size_Max,CI95_Lower," in processed[0]
+
+
 def test_debug_prints_collected_values(cpu_engine, capsys):
     @kscope.analyze.kernel(runs=1, verbosity=kscope.VerbosityLevel.DEBUG,
                            info_collectors=[("region", lambda name: name, "annotation")])

@@ -36,7 +36,8 @@ using ChildDeviceFactory = std::function<ChildDevice(const Options&)>;
  * ChildCollector (no CUPTI: the external tool is the process's CUPTI client), writes the child
  * report (runs, annotation trace, metadata, or the error that ended the session) and ends the
  * process with status 0 (1 after an error) without returning: nothing after the marked session
- * runs in the child.
+ * runs in the child. KSCOPE_CHILD_SCOPE (subprocess/child_scope.hpp) may narrow the session down
+ * to some configs run once, end it at an annotation boundary, and reset the device at the end.
  */
 [[nodiscard]] Results run_child_session(const subprocess::ChildMarker& marker,
                                         std::string_view name, int id,

@@ -85,7 +85,9 @@ TEST(SanitizerCommandTest, PercentInFileNamesIsEscaped) {
 class SanitizerLocatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = testing::scratch_dir("sanitizer_locator");
+    // One directory per test: CTest runs the cases of this binary in parallel.
+    dir_ = testing::scratch_dir(std::string("sanitizer_locator_") +
+                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_ + "bin");
     exe_ = dir_ + "bin/compute-sanitizer";
     testing::write_text(exe_, "#!/bin/sh\n");

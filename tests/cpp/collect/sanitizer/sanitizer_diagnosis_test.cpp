@@ -16,7 +16,10 @@ namespace {
 class SanitizerDiagnosisTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string dir = testing::scratch_dir("sanitizer_diagnosis");
+    // One directory per test: CTest runs the cases of this binary in parallel.
+    const std::string dir = testing::scratch_dir(
+        std::string("sanitizer_diagnosis_") +
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     facts_.files = sanitizer_files(dir, "memcheck", "vadd", 0);
     facts_.marker = subprocess::ChildMarker{"vadd", 0, facts_.files.child_report};
     facts_.check = "memcheck";

@@ -55,7 +55,8 @@ subprocess::ChildScope check_scope(std::optional<std::size_t> config, std::size_
 
 class Attributor {
  public:
-  Attributor(const std::string& check, const CheckRunner& runner) : check_(check), runner_(runner) {}
+  Attributor(const std::string& check, const CheckRunner& runner)
+      : check_(check), runner_(runner) {}
 
   CheckRun run(const subprocess::ChildScope& scope) {
     ++out_.program_runs;
@@ -80,7 +81,8 @@ class Attributor {
     if (!r.ended_early.empty()) {
       out_.notes.push_back(check_ + ", config " + std::to_string(c) +
                            ": the program's run ended after the error was found, so later "
-                           "kernels of that run were not checked (" + r.ended_early + ").");
+                           "kernels of that run were not checked (" +
+                           r.ended_early + ").");
     }
     if (!r.reported) {
       for (auto& f : kernels) {
@@ -137,9 +139,9 @@ std::string finding_signature(const Finding& f) {
   std::string s;
   for (const std::string& part :
        {f.check, f.category, f.kind, f.kernel, f.function, f.file,
-        f.line ? std::to_string(*f.line) : std::string(), f.pc ? std::to_string(*f.pc) : std::string(),
-        dim_text(f.block), dim_text(f.thread), f.size ? std::to_string(*f.size) : std::string(),
-        f.detail}) {
+        f.line ? std::to_string(*f.line) : std::string(),
+        f.pc ? std::to_string(*f.pc) : std::string(), dim_text(f.block), dim_text(f.thread),
+        f.size ? std::to_string(*f.size) : std::string(), f.detail}) {
     s += part;
     s += kSeparator;
   }

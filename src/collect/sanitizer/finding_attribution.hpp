@@ -31,9 +31,9 @@ namespace kscope::sanitizer {
 struct CheckRun {
   std::vector<Finding> findings;                   ///< report order, leaks included
   std::vector<subprocess::AnnotationEntry> trace;  ///< annotations the child entered, in order
-  bool reported = true;    ///< the child wrote its report (else trace is unknown)
-  std::string ended_early; ///< why the child's session ended before its end ("" when it did not)
-  bool truncated = false;  ///< compute-sanitizer hit its print limit
+  bool reported = true;     ///< the child wrote its report (else trace is unknown)
+  std::string ended_early;  ///< why the child's session ended before its end ("" when it did not)
+  bool truncated = false;   ///< compute-sanitizer hit its print limit
 };
 
 /// Runs the program under compute-sanitizer with `check` over the part of the session `scope`

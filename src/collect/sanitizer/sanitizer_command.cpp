@@ -33,9 +33,8 @@ std::vector<std::string> sanitizer_argv(const std::string& sanitizer,
   // Without --error-exitcode compute-sanitizer returns the program's status even when it found
   // errors; with it, "found something" cannot pass for success.
   argv.insert(argv.end(), {"--error-exitcode", std::to_string(kFoundErrorsExitCode),
-                           "--print-limit", std::to_string(command.print_limit), "--xml",
-                           "--save", escape_file_name(files.xml), "--log-file",
-                           escape_file_name(files.log)});
+                           "--print-limit", std::to_string(command.print_limit), "--xml", "--save",
+                           escape_file_name(files.xml), "--log-file", escape_file_name(files.log)});
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }

@@ -36,8 +36,8 @@ std::string session_text(const SanitizerRunFacts& f) {
 }
 
 std::size_t error_records(const std::vector<Finding>& findings) {
-  return static_cast<std::size_t>(std::count_if(findings.begin(), findings.end(),
-                                                [](const Finding& x) { return x.category != "Leak"; }));
+  return static_cast<std::size_t>(std::count_if(
+      findings.begin(), findings.end(), [](const Finding& x) { return x.category != "Leak"; }));
 }
 
 }  // namespace
@@ -69,34 +69,37 @@ CheckRun interpret_sanitizer_run(const SanitizerRunFacts& f) {
   if (device_not_supported(tool_output)) {
     throw ToolError(
         "compute-sanitizer cannot check this GPU: it reported 'Device not supported' while "
-        "re-running the program for " + session_text(f) + ". It needs a GPU and driver it "
+        "re-running the program for " +
+        session_text(f) +
+        ". It needs a GPU and driver it "
         "supports, with direct access to the device (it has been seen to fail in gVisor-sandboxed "
         "containers); run the check on such a machine, or use tool 'cupti' to measure without "
-        "it. Its log: " + f.files.log);
+        "it. Its log: " +
+        f.files.log);
   }
   if (p.timed_out) {
     throw ToolError("compute-sanitizer did not finish (" + p.status_text() +
-                    ") and was stopped while checking " + session_text(f) + ". Its log: " +
-                    f.files.log);
+                    ") and was stopped while checking " + session_text(f) +
+                    ". Its log: " + f.files.log);
   }
   const bool found_exit = p.signal == 0 && p.exit_code == kFoundErrorsExitCode;
   const bool clean_exit = p.succeeded();
   if (!std::filesystem::exists(f.files.xml)) {
     // The program's own error explains a missing report best.
-    if (report && !report->error.empty()) subprocess::check_child_outcome(f.outcome, f.marker, "compute-sanitizer");
-    throw ToolError(
-        "compute-sanitizer ended with " + p.status_text() + " and wrote no report (" +
-        f.files.xml + ") while checking " + session_text(f) + ". Its log: " + f.files.log +
-        stderr_part(p));
+    if (report && !report->error.empty())
+      subprocess::check_child_outcome(f.outcome, f.marker, "compute-sanitizer");
+    throw ToolError("compute-sanitizer ended with " + p.status_text() + " and wrote no report (" +
+                    f.files.xml + ") while checking " + session_text(f) +
+                    ". Its log: " + f.files.log + stderr_part(p));
   }
 
   CheckRun run;
   try {
     run.findings = read_sanitizer_report(f.files.xml, f.check);
   } catch (const ToolError& e) {
-    throw ToolError(std::string(e.what()) + ". compute-sanitizer ended with " + p.status_text() +
-                    "; a report cut short usually means it or the program was killed. Its log: " +
-                    f.files.log);
+    throw ToolError(
+        std::string(e.what()) + ". compute-sanitizer ended with " + p.status_text() +
+        "; a report cut short usually means it or the program was killed. Its log: " + f.files.log);
   }
   const std::size_t records = error_records(run.findings);
   const long long summary = error_summary_count(log_text);
@@ -107,11 +110,14 @@ CheckRun interpret_sanitizer_run(const SanitizerRunFacts& f) {
 
   if (run.findings.empty()) {
     // Nothing found: the run must have gone through like any re-executed session.
-    if (report && !report->error.empty()) subprocess::check_child_outcome(f.outcome, f.marker, "compute-sanitizer");
+    if (report && !report->error.empty())
+      subprocess::check_child_outcome(f.outcome, f.marker, "compute-sanitizer");
     if (!clean_exit && !found_exit) {
       throw ToolError("the program crashed under compute-sanitizer (" + p.status_text() +
-                      ") while checking " + session_text(f) + ", and compute-sanitizer reported "
-                      "nothing. Its log: " + f.files.log + stderr_part(p));
+                      ") while checking " + session_text(f) +
+                      ", and compute-sanitizer reported "
+                      "nothing. Its log: " +
+                      f.files.log + stderr_part(p));
     }
     subprocess::check_child_outcome(f.outcome, f.marker, "compute-sanitizer");
     return run;

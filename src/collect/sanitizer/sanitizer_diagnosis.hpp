@@ -18,9 +18,9 @@ struct SanitizerRunFacts {
   subprocess::ReexecOutcome outcome;
   subprocess::ChildMarker marker;
   SanitizerFiles files;
-  std::string check;         ///< --tool
-  std::string part;          ///< which part of the session ran, for messages ("config 2")
-  int print_limit = 0;       ///< --print-limit given
+  std::string check;    ///< --tool
+  std::string part;     ///< which part of the session ran, for messages ("config 2")
+  int print_limit = 0;  ///< --print-limit given
 };
 
 /// Reads the XML report and compute-sanitizer's log and returns what the run found; throws

@@ -41,10 +41,13 @@ std::string locate_compute_sanitizer(const SanitizerSearch& search) {
     searched += ", " + p;
   }
   throw ToolError(
-      "compute-sanitizer is not available on this system (searched " + std::string(kOverrideVariable) +
-      ", " + searched + "). It comes with the CUDA toolkit (package cuda-sanitizer-<version> or "
+      "compute-sanitizer is not available on this system (searched " +
+      std::string(kOverrideVariable) + ", " + searched +
+      "). It comes with the CUDA toolkit (package cuda-sanitizer-<version> or "
       "the full toolkit from https://developer.nvidia.com/cuda-downloads); add its directory to "
-      "PATH or set " + kOverrideVariable + "=/path/to/compute-sanitizer. Tool 'cupti' measures "
+      "PATH or set " +
+      kOverrideVariable +
+      "=/path/to/compute-sanitizer. Tool 'cupti' measures "
       "kernels without it.");
 }
 

@@ -158,8 +158,10 @@ std::vector<Finding> parse_sanitizer_report(std::string_view xml, const std::str
                                             const std::string& source) {
   const XmlElement root = parse_xml(xml, source);
   if (root.name != "ComputeSanitizerOutput") {
-    throw ToolError("cannot read " + source + ": it is not a compute-sanitizer XML report (its "
-                    "root element is <" + root.name + ">, expected <ComputeSanitizerOutput>)");
+    throw ToolError("cannot read " + source +
+                    ": it is not a compute-sanitizer XML report (its "
+                    "root element is <" +
+                    root.name + ">, expected <ComputeSanitizerOutput>)");
   }
   std::vector<Finding> out;
   for (const XmlElement* record : root.children_named("record")) {
@@ -171,8 +173,8 @@ std::vector<Finding> parse_sanitizer_report(std::string_view xml, const std::str
 std::vector<Finding> read_sanitizer_report(const std::string& path, const std::string& check) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw ToolError("cannot open compute-sanitizer's report '" + path + "': " +
-                    std::strerror(errno));
+    throw ToolError("cannot open compute-sanitizer's report '" + path +
+                    "': " + std::strerror(errno));
   }
   std::stringstream text;
   text << in.rdbuf();

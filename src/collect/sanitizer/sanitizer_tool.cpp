@@ -24,7 +24,8 @@ std::string file_tag(const subprocess::ChildScope& scope) {
 }
 
 std::string part_text(const subprocess::ChildScope& scope) {
-  std::string out = scope.configs ? "config " + std::to_string(scope.configs->front()) : "all configs";
+  std::string out =
+      scope.configs ? "config " + std::to_string(scope.configs->front()) : "all configs";
   if (scope.stop_at > 0) out += ", up to annotation boundary " + std::to_string(scope.stop_at);
   return out;
 }
@@ -46,8 +47,8 @@ std::unique_ptr<ExternalTool> SanitizerTool::create(const Options& /*options*/) 
 
 CheckRun SanitizerTool::run_program(const SessionInfo& info,
                                     const std::vector<std::string>& program,
-                                    const std::string& check,
-                                    const subprocess::ChildScope& scope, const Logger& log) {
+                                    const std::string& check, const subprocess::ChildScope& scope,
+                                    const Logger& log) {
   const Options& opt = *info.options;
   SanitizerRunFacts facts;
   facts.files = sanitizer_files(info.output_prefix, check, info.name, info.id, file_tag(scope));
@@ -68,8 +69,8 @@ CheckRun SanitizerTool::run_program(const SessionInfo& info,
   // A report or log of an earlier run must not pass for this run's.
   (void)std::remove(facts.files.xml.c_str());
   (void)std::remove(facts.files.log.c_str());
-  log.debug("compute-sanitizer (" + facts.part + "): " +
-            subprocess::command_line_text(request.argv));
+  log.debug("compute-sanitizer (" + facts.part +
+            "): " + subprocess::command_line_text(request.argv));
   facts.outcome = subprocess::run_reexec(request);
   CheckRun run = interpret_sanitizer_run(facts);
   if (!metadata_ && facts.outcome.report) metadata_ = facts.outcome.report->metadata;
@@ -80,16 +81,16 @@ ExternalRun SanitizerTool::run(const SessionInfo& info, const Logger& log) {
   const Options& opt = *info.options;
   const std::vector<std::string> program = subprocess::self_command(opt, "sanitizer");
   if (opt.runs > 1 || opt.warmup_runs > 0) {
-    log.info("compute-sanitizer checks each config once (runs and warmup_runs apply to the "
-             "measuring tools)");
+    log.info(
+        "compute-sanitizer checks each config once (runs and warmup_runs apply to the "
+        "measuring tools)");
   }
   ExternalRun out;
   for (const auto& check : opt.sanitizer_checks) {
     log.info("Checking session '" + info.name + "' with compute-sanitizer " + version_ + " (" +
              check + (check == "memcheck" && opt.sanitizer_leak_check ? ", leak check" : "") + ")");
     const CheckOutcome o = attribute_check(
-        check, info.num_configs,
-        [&](const std::string& c, const subprocess::ChildScope& scope) {
+        check, info.num_configs, [&](const std::string& c, const subprocess::ChildScope& scope) {
           return run_program(info, program, c, scope, log);
         });
     for (const auto& note : o.notes) log.warn(note);

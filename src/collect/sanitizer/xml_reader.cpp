@@ -119,7 +119,8 @@ class Parser {
     e->name = read_name("element name");
     for (;;) {
       const bool had_space = skip_space();
-      if (at_end()) fail("the document ends inside the tag <" + e->name + ">: the file is truncated");
+      if (at_end())
+        fail("the document ends inside the tag <" + e->name + ">: the file is truncated");
       if (looking_at("/>")) {
         pos_ += 2;
         return true;

@@ -57,7 +57,8 @@ inline Step leak(std::uint64_t bytes, bool in_session) {
   f.severity = "Error";
   f.kind = "Leaked " + std::to_string(bytes) + " bytes";
   f.size = bytes;
-  f.host_stack = {"cuMemAlloc_v2 (/usr/lib/libcuda.so.1+0x32b91f)", "cudaMalloc (/bin/app+0x4d226)"};
+  f.host_stack = {"cuMemAlloc_v2 (/usr/lib/libcuda.so.1+0x32b91f)",
+                  "cudaMalloc (/bin/app+0x4d226)"};
   if (in_session) {
     f.host_stack.push_back(
         "kscope::Session::execute(kscope::RunId const&, kscope::Config const&, "

@@ -1,8 +1,9 @@
 // Attribution of compute-sanitizer findings to annotation, config and run, from recorded launch
 // sequences (fake_program.hpp) that answer the tool's narrowing re-runs like a real program.
+#include "collect/sanitizer/finding_attribution.hpp"
+
 #include <gtest/gtest.h>
 
-#include "collect/sanitizer/finding_attribution.hpp"
 #include "fake_program.hpp"
 
 namespace kscope::sanitizer {
@@ -96,8 +97,9 @@ TEST(FindingAttributionTest, SameFindingInsideAndOutsideIsSplitByLaunchOrder) {
 }
 
 TEST(FindingAttributionTest, FindingGoesToTheAnnotationThatLaunchedIt) {
-  FakeProgram p({{enter("A"), launch("k1"), leave(), enter("B"), launch("k2", {oob("k2", 1), oob("k2", 2)}),
-                  leave(), enter("C"), launch("k3"), leave()}});
+  FakeProgram p(
+      {{enter("A"), launch("k1"), leave(), enter("B"), launch("k2", {oob("k2", 1), oob("k2", 2)}),
+        leave(), enter("C"), launch("k3"), leave()}});
   const auto o = attribute(p);
   ASSERT_EQ(o.findings.size(), 2u);
   for (const auto& f : o.findings) {
@@ -153,9 +155,9 @@ TEST(FindingAttributionTest, ProgramThatExitsOnTheErrorKeepsConfigButNotAnnotati
 }
 
 TEST(FindingAttributionTest, LeaksOfTheBenchmarkAreKeptThoseOfTheProgramDropped) {
-  FakeProgram p({{testing::leak(4096, false), enter("a"), launch("k"), testing::leak(1024, true),
-                  leave()},
-                 {enter("a"), launch("k"), leave()}});
+  FakeProgram p(
+      {{testing::leak(4096, false), enter("a"), launch("k"), testing::leak(1024, true), leave()},
+       {enter("a"), launch("k"), leave()}});
   const auto o = attribute(p);
   ASSERT_EQ(o.findings.size(), 1u);
   EXPECT_EQ(o.findings[0].kind, "Leaked 1024 bytes");

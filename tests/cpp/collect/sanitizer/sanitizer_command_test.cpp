@@ -1,14 +1,16 @@
 // compute-sanitizer's command lines (an argument vector for every option, never shell text), the
 // file names, finding compute-sanitizer and reading its version.
+#include "collect/sanitizer/sanitizer_command.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 
 #include "collect/ncu/ncu_test_support.hpp"
-#include "collect/sanitizer/sanitizer_command.hpp"
 #include "collect/sanitizer/sanitizer_locator.hpp"
 #include "kscope/errors.hpp"
+#include "support/error_text.hpp"
 
 namespace kscope::sanitizer {
 namespace {
@@ -29,10 +31,22 @@ TEST(SanitizerCommandTest, FileNamesNameCheckSessionAndPart) {
 }
 
 TEST(SanitizerCommandTest, MemcheckDefault) {
-  const Argv argv = sanitizer_argv("/cuda/bin/compute-sanitizer", SanitizerCommand{}, kFiles, kProgram);
-  const Argv expected = {"/cuda/bin/compute-sanitizer", "--tool", "memcheck", "--leak-check", "no",
-                         "--error-exitcode", "86", "--print-limit", "1000", "--xml", "--save",
-                         kFiles.xml, "--log-file", kFiles.log};
+  const Argv argv =
+      sanitizer_argv("/cuda/bin/compute-sanitizer", SanitizerCommand{}, kFiles, kProgram);
+  const Argv expected = {"/cuda/bin/compute-sanitizer",
+                         "--tool",
+                         "memcheck",
+                         "--leak-check",
+                         "no",
+                         "--error-exitcode",
+                         "86",
+                         "--print-limit",
+                         "1000",
+                         "--xml",
+                         "--save",
+                         kFiles.xml,
+                         "--log-file",
+                         kFiles.log};
   ASSERT_EQ(argv.size(), expected.size() + kProgram.size());
   EXPECT_EQ(Argv(argv.begin(), argv.begin() + static_cast<long>(expected.size())), expected);
   // The program and its arguments follow verbatim, one element each: no shell, no quoting.
@@ -79,7 +93,8 @@ TEST(SanitizerCommandTest, PercentInFileNamesIsEscaped) {
   EXPECT_EQ(escape_file_name("/tmp/100%/x%p.xml"), "/tmp/100%%/x%%p.xml");
   const auto files = sanitizer_files("/tmp/a%b/", "memcheck", "s", 0);
   const Argv argv = sanitizer_argv("cs", SanitizerCommand{}, files, {"./app"});
-  EXPECT_NE(std::find(argv.begin(), argv.end(), "/tmp/a%%b/sanitizer-memcheck-s-0.xml"), argv.end());
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "/tmp/a%%b/sanitizer-memcheck-s-0.xml"),
+            argv.end());
 }
 
 class SanitizerLocatorTest : public ::testing::Test {
@@ -95,12 +110,7 @@ class SanitizerLocatorTest : public ::testing::Test {
     testing::write_text(dir_ + "not_executable", "x");
   }
   std::string error_of(const SanitizerSearch& s) {
-    try {
-      (void)locate_compute_sanitizer(s);
-    } catch (const ToolError& e) {
-      return e.what();
-    }
-    return "no error";
+    return testing::error_text<ToolError>([&] { (void)locate_compute_sanitizer(s); });
   }
   std::string dir_, exe_;
 };
@@ -113,7 +123,8 @@ TEST_F(SanitizerLocatorTest, OverrideWinsAndMustBeExecutable) {
   s.override_path = dir_ + "not_executable";
   const auto e = error_of(s);
   EXPECT_NE(e.find("KSCOPE_COMPUTE_SANITIZER='" + dir_ + "not_executable' is not an executable"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
 }
 
 TEST_F(SanitizerLocatorTest, PathThenToolkit) {

@@ -1,14 +1,16 @@
 // One finished compute-sanitizer run -> findings or the error a user can act on: unsupported
 // device, a crash (with the stderr tail), the program's own error, a missing or cut report, and
 // reports cut by the print limit.
+#include "collect/sanitizer/sanitizer_diagnosis.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "collect/ncu/ncu_test_support.hpp"
 #include "collect/sanitizer/check_summary.hpp"
-#include "collect/sanitizer/sanitizer_diagnosis.hpp"
 #include "kscope/errors.hpp"
+#include "support/error_text.hpp"
 
 namespace kscope::sanitizer {
 namespace {
@@ -17,9 +19,9 @@ class SanitizerDiagnosisTest : public ::testing::Test {
  protected:
   void SetUp() override {
     // One directory per test: CTest runs the cases of this binary in parallel.
-    const std::string dir = testing::scratch_dir(
-        std::string("sanitizer_diagnosis_") +
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    const std::string dir =
+        testing::scratch_dir(std::string("sanitizer_diagnosis_") +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     facts_.files = sanitizer_files(dir, "memcheck", "vadd", 0);
     facts_.marker = subprocess::ChildMarker{"vadd", 0, facts_.files.child_report};
     facts_.check = "memcheck";
@@ -36,21 +38,12 @@ class SanitizerDiagnosisTest : public ::testing::Test {
   }
   template <class E = ToolError>
   std::string error() {
-    try {
-      (void)interpret_sanitizer_run(facts_);
-    } catch (const E& e) {
-      return e.what();
-    } catch (const std::exception& e) {
-      return std::string("wrong class: ") + e.what();
-    }
-    return "no error";
+    return testing::error_text<E>([&] { (void)interpret_sanitizer_run(facts_); });
   }
   SanitizerRunFacts facts_;
 };
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool has(const std::string& text, const std::string& part) { return testing::contains(text, part); }
 
 TEST_F(SanitizerDiagnosisTest, CleanRun) {
   report_xml("memcheck_clean.xml");
@@ -73,7 +66,8 @@ TEST_F(SanitizerDiagnosisTest, FindingsWithTheFoundExitStatus) {
 TEST_F(SanitizerDiagnosisTest, ProgramStoppedByTheErrorIsNotAFailure) {
   report_xml("memcheck_oob.xml");
   facts_.outcome.process.exit_code = kFoundErrorsExitCode;
-  facts_.outcome.report->error = "CUDA call cudaDeviceSynchronize() failed with cudaErrorLaunchFailure";
+  facts_.outcome.report->error =
+      "CUDA call cudaDeviceSynchronize() failed with cudaErrorLaunchFailure";
   facts_.outcome.report->error_kind = "Error";
   const CheckRun r = interpret_sanitizer_run(facts_);
   EXPECT_EQ(r.findings.size(), 2u);
@@ -89,7 +83,8 @@ TEST_F(SanitizerDiagnosisTest, DeviceNotSupported) {
   testing::write_text(facts_.files.log, "========= Error: Device not supported\n");
   facts_.outcome.process.exit_code = 1;
   const auto e = error();
-  EXPECT_TRUE(has(e, "compute-sanitizer cannot check this GPU: it reported 'Device not supported'")) << e;
+  EXPECT_TRUE(has(e, "compute-sanitizer cannot check this GPU: it reported 'Device not supported'"))
+      << e;
   EXPECT_TRUE(has(e, "session 'vadd' (call 0, all configs)")) << e;
   EXPECT_TRUE(has(e, "tool 'cupti'")) << e;
   EXPECT_TRUE(device_not_supported("==ERROR== device NOT supported"));
@@ -110,7 +105,8 @@ TEST_F(SanitizerDiagnosisTest, CrashWithoutFindingsQuotesStderr) {
   facts_.outcome.process.stderr_tail = {"Segmentation fault in user code", "last words"};
   const auto e = error();
   EXPECT_TRUE(has(e, "the program crashed under compute-sanitizer (signal 11")) << e;
-  EXPECT_TRUE(has(e, "Last lines of its stderr:\n  Segmentation fault in user code\n  last words")) << e;
+  EXPECT_TRUE(has(e, "Last lines of its stderr:\n  Segmentation fault in user code\n  last words"))
+      << e;
   EXPECT_TRUE(has(e, facts_.files.log)) << e;
 }
 

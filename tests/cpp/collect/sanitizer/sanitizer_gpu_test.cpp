@@ -32,13 +32,13 @@ Options options_for(const std::string& dir) {
   return o;
 }
 
-#define KSCOPE_NEEDS_COMPUTE_SANITIZER()                        \
-  do {                                                          \
-    try {                                                       \
-      (void)sanitizer::locate_compute_sanitizer();              \
-    } catch (const ToolError& e) {                              \
-      GTEST_SKIP() << "needs compute-sanitizer: " << e.what();  \
-    }                                                           \
+#define KSCOPE_NEEDS_COMPUTE_SANITIZER()                       \
+  do {                                                         \
+    try {                                                      \
+      (void)sanitizer::locate_compute_sanitizer();             \
+    } catch (const ToolError& e) {                             \
+      GTEST_SKIP() << "needs compute-sanitizer: " << e.what(); \
+    }                                                          \
   } while (false)
 
 std::vector<const Finding*> of_check(const Results& r, const std::string& check) {
@@ -64,46 +64,48 @@ TEST(SanitizerGpuTest, PlantedBugsAreFoundWhereTheyWereLaunched) {
   o.sanitizer_leak_check = true;
   constexpr int n = 1000;
   constexpr std::size_t kLeaked = 4096;
-  const auto r = sanitize("planted", configs({"memory", "leak", "threads"}, "bugs"),
-                          [](const Config& c) {
-    const std::string bugs = c.get<std::string>(0);
-    if (bugs == "memory" || bugs == "leak") {
-      int* a = testing::device_ints(n);
-      int* b = testing::device_ints(n);
-      int* sum = testing::device_ints(n);
-      testing::zero_ints(a, n);
-      testing::zero_ints(b, n);
-      {
-        Annotation setup("setup");
-        testing::launch_add(a, b, sum, n);
-      }
-      if (bugs == "leak") {
-        Annotation leak("leak");
-        (void)testing::device_ints(kLeaked);  // never freed
-      } else {
-        Annotation oob("oob");
-        testing::launch_write_indices(sum, n, 1);  // writes sum[n]
-      }
-      testing::synchronize_quietly();
-      testing::free_device_memory(a);
-      testing::free_device_memory(b);
-      testing::free_device_memory(sum);
-    } else {
-      int* in = testing::device_ints(256);  // never written
-      int* out = testing::device_ints(256);
-      {
-        Annotation race("race");
-        testing::launch_shared_race(out);
-      }
-      {
-        Annotation uninit("uninit");
-        testing::launch_read_input(in, out);
-      }
-      testing::synchronize_quietly();
-      testing::free_device_memory(in);
-      testing::free_device_memory(out);
-    }
-  }, o);
+  const auto r = sanitize(
+      "planted", configs({"memory", "leak", "threads"}, "bugs"),
+      [](const Config& c) {
+        const std::string bugs = c.get<std::string>(0);
+        if (bugs == "memory" || bugs == "leak") {
+          int* a = testing::device_ints(n);
+          int* b = testing::device_ints(n);
+          int* sum = testing::device_ints(n);
+          testing::zero_ints(a, n);
+          testing::zero_ints(b, n);
+          {
+            Annotation setup("setup");
+            testing::launch_add(a, b, sum, n);
+          }
+          if (bugs == "leak") {
+            Annotation leak("leak");
+            (void)testing::device_ints(kLeaked);  // never freed
+          } else {
+            Annotation oob("oob");
+            testing::launch_write_indices(sum, n, 1);  // writes sum[n]
+          }
+          testing::synchronize_quietly();
+          testing::free_device_memory(a);
+          testing::free_device_memory(b);
+          testing::free_device_memory(sum);
+        } else {
+          int* in = testing::device_ints(256);  // never written
+          int* out = testing::device_ints(256);
+          {
+            Annotation race("race");
+            testing::launch_shared_race(out);
+          }
+          {
+            Annotation uninit("uninit");
+            testing::launch_read_input(in, out);
+          }
+          testing::synchronize_quietly();
+          testing::free_device_memory(in);
+          testing::free_device_memory(out);
+        }
+      },
+      o);
   r.print(std::cout);  // the findings table (issue 8's closing note)
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.metadata().tool, "sanitizer");
@@ -157,22 +159,25 @@ TEST(SanitizerGpuTest, CleanKernelIsOk) {
   Options o = options_for("sanitizer_gpu_clean");
   o.sanitizer_checks = {"memcheck", "racecheck", "initcheck", "synccheck"};
   o.sanitizer_leak_check = true;
-  const auto r = sanitize("clean", configs({256, 4096}, "n"), [](const Config& c) {
-    const int n = c.get<int>(0);
-    int* a = testing::device_ints(n);
-    int* b = testing::device_ints(n);
-    int* sum = testing::device_ints(n);
-    testing::zero_ints(a, n);
-    testing::zero_ints(b, n);
-    {
-      Annotation add("add");
-      testing::launch_add(a, b, sum, n);
-    }
-    testing::synchronize_quietly();
-    testing::free_device_memory(a);
-    testing::free_device_memory(b);
-    testing::free_device_memory(sum);
-  }, o);
+  const auto r = sanitize(
+      "clean", configs({256, 4096}, "n"),
+      [](const Config& c) {
+        const int n = c.get<int>(0);
+        int* a = testing::device_ints(n);
+        int* b = testing::device_ints(n);
+        int* sum = testing::device_ints(n);
+        testing::zero_ints(a, n);
+        testing::zero_ints(b, n);
+        {
+          Annotation add("add");
+          testing::launch_add(a, b, sum, n);
+        }
+        testing::synchronize_quietly();
+        testing::free_device_memory(a);
+        testing::free_device_memory(b);
+        testing::free_device_memory(sum);
+      },
+      o);
   r.print(std::cout);
   EXPECT_TRUE(r.ok());
   EXPECT_TRUE(r.findings().empty());
@@ -181,16 +186,19 @@ TEST(SanitizerGpuTest, CleanKernelIsOk) {
 TEST(SanitizerGpuTest, OnlyTheBuggySizeIsNamed) {
   KSCOPE_NEEDS_COMPUTE_SANITIZER();
   Options o = options_for("sanitizer_gpu_sweep");
-  const auto r = sanitize("pairs", configs({1024, 3001, 4096}, "n"), [](const Config& c) {
-    const int n = c.get<int>(0);
-    float* x = testing::device_floats_zeroed(static_cast<std::size_t>(n));
-    {
-      Annotation pairs("double_pairs");
-      testing::launch_double_pairs(x, n);  // one element past the end only for odd n
-    }
-    testing::synchronize_quietly();
-    testing::free_device_memory(x);
-  }, o);
+  const auto r = sanitize(
+      "pairs", configs({1024, 3001, 4096}, "n"),
+      [](const Config& c) {
+        const int n = c.get<int>(0);
+        float* x = testing::device_floats_zeroed(static_cast<std::size_t>(n));
+        {
+          Annotation pairs("double_pairs");
+          testing::launch_double_pairs(x, n);  // one element past the end only for odd n
+        }
+        testing::synchronize_quietly();
+        testing::free_device_memory(x);
+      },
+      o);
   r.print(std::cout);
   ASSERT_FALSE(r.ok());
   for (const auto& f : r.findings()) {

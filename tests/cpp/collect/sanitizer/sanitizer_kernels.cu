@@ -59,7 +59,8 @@ int* device_ints(std::size_t n) {
 
 float* device_floats_zeroed(std::size_t n) {
   void* p = nullptr;
-  if (cudaMalloc(&p, n * sizeof(float)) != cudaSuccess) throw std::runtime_error("cudaMalloc failed");
+  if (cudaMalloc(&p, n * sizeof(float)) != cudaSuccess)
+    throw std::runtime_error("cudaMalloc failed");
   (void)cudaMemset(p, 0, n * sizeof(float));
   return static_cast<float*>(p);
 }

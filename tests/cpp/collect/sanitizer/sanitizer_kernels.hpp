@@ -19,10 +19,10 @@ void launch_add(const int* a, const int* b, int* c, int n);
 /// tail of a pairwise loop forgotten), correct for even n.
 void launch_double_pairs(float* x, int n);
 
-int* device_ints(std::size_t n);      ///< cudaMalloc'ed, not initialised
+int* device_ints(std::size_t n);  ///< cudaMalloc'ed, not initialised
 float* device_floats_zeroed(std::size_t n);
 void zero_ints(int* p, std::size_t n);
-void free_device_memory(void* p);     ///< cudaFree; errors ignored
-void synchronize_quietly();           ///< cudaDeviceSynchronize; errors ignored
+void free_device_memory(void* p);  ///< cudaFree; errors ignored
+void synchronize_quietly();        ///< cudaDeviceSynchronize; errors ignored
 
 }  // namespace kscope::testing

@@ -7,20 +7,13 @@
 #include "kscope/options.hpp"
 #include "subprocess/child_collector.hpp"
 #include "subprocess/child_scope.hpp"
+#include "support/error_text.hpp"
 
 namespace kscope {
 namespace {
 
-template <class E = InvalidArgument>
 std::string error_of(const Options& o) {
-  try {
-    o.validate();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong class: ") + e.what();
-  }
-  return "no error";
+  return testing::error_text<InvalidArgument>([&] { o.validate(); });
 }
 
 TEST(SanitizerOptionsTest, DefaultsAreValid) {
@@ -51,7 +44,8 @@ TEST(SanitizerOptionsTest, NoCheckOrTwiceTheSameIsAnError) {
   EXPECT_NE(error_of(o).find("Invalid sanitizer_checks []: name at least one check"),
             std::string::npos);
   o.sanitizer_checks = {"racecheck", "racecheck"};
-  EXPECT_EQ(error_of(o), "Invalid sanitizer_checks: 'racecheck' is listed twice; name each check once.");
+  EXPECT_EQ(error_of(o),
+            "Invalid sanitizer_checks: 'racecheck' is listed twice; name each check once.");
 }
 
 TEST(SanitizerOptionsTest, LeakCheckNeedsMemcheck) {
@@ -65,7 +59,8 @@ TEST(SanitizerOptionsTest, LeakCheckNeedsMemcheck) {
 TEST(SanitizerOptionsTest, NegativePrintLimit) {
   Options o;
   o.sanitizer_print_limit = -1;
-  EXPECT_EQ(error_of(o), "Invalid sanitizer_print_limit -1. Expected an integer >= 0 (0: no limit).");
+  EXPECT_EQ(error_of(o),
+            "Invalid sanitizer_print_limit -1. Expected an integer >= 0 (0: no limit).");
 }
 
 using subprocess::ChildScope;
@@ -78,9 +73,8 @@ TEST(ChildScopeTest, RoundTripsThroughTheVariable) {
   s.stop_at = 3;
   s.release_device = true;
   EXPECT_EQ(s.to_string(), "configs=2,5;once;stop=3;release");
-  EXPECT_EQ(s.environment(),
-            (std::vector<std::pair<std::string, std::string>>{
-                {"KSCOPE_CHILD_SCOPE", "configs=2,5;once;stop=3;release"}}));
+  EXPECT_EQ(s.environment(), (std::vector<std::pair<std::string, std::string>>{
+                                 {"KSCOPE_CHILD_SCOPE", "configs=2,5;once;stop=3;release"}}));
   const ChildScope back = ChildScope::parse(s.to_string());
   EXPECT_EQ(back.configs, s.configs);
   EXPECT_TRUE(back.once);
@@ -93,13 +87,15 @@ TEST(ChildScopeTest, RoundTripsThroughTheVariable) {
 }
 
 TEST(ChildScopeTest, MalformedValuesNameTheVariable) {
-  for (const std::string bad : {"configs=", "configs=1,,2", "stop=x", "stop=0", "twice", "configs=-1"}) {
+  for (const std::string bad :
+       {"configs=", "configs=1,,2", "stop=x", "stop=0", "twice", "configs=-1"}) {
     try {
       (void)ChildScope::parse(bad);
       ADD_FAILURE() << bad;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("malformed KSCOPE_CHILD_SCOPE='" + bad + "'"),
-                std::string::npos) << e.what();
+                std::string::npos)
+          << e.what();
       EXPECT_NE(std::string(e.what()).find("unset it to run normally"), std::string::npos);
     }
   }

@@ -26,8 +26,8 @@ Results sanitizer_results(std::vector<Finding> findings) {
 }
 
 std::vector<Finding> attributed_fixture() {
-  auto fs = sanitizer::read_sanitizer_report(testing::fixture("sanitizer/memcheck_oob.xml"),
-                                             "memcheck");
+  auto fs =
+      sanitizer::read_sanitizer_report(testing::fixture("sanitizer/memcheck_oob.xml"), "memcheck");
   fs[0].annotation = "scale";
   fs[0].config = 1;
   fs[0].run = 0;
@@ -97,7 +97,8 @@ TEST(SanitizerResultsTest, FindingsCsvIsTheThirdFile) {
                         "\"0,0,0\",\"0,0,0\",0x7efb9c800000,4,/src/probes/cs_bugs.cu,5,"
                         "out of bounds,1,1,0,annotation,cuLaunchKernel (",
                         0),
-            0u) << first;
+            0u)
+      << first;
   EXPECT_EQ(first.substr(first.size() - 5), ",3000") << first;
 
   // Measuring tools keep their two files.
@@ -111,7 +112,8 @@ TEST(SanitizerResultsTest, TableListsFindingsOrSaysClean) {
   std::ostringstream clean;
   sanitizer_results({}).print(clean);
   EXPECT_NE(clean.str().find("compute-sanitizer found nothing (memcheck, racecheck)"),
-            std::string::npos) << clean.str();
+            std::string::npos)
+      << clean.str();
 
   std::ostringstream table;
   sanitizer_results(attributed_fixture()).print(table);
@@ -119,7 +121,8 @@ TEST(SanitizerResultsTest, TableListsFindingsOrSaysClean) {
   EXPECT_NE(t.find("Check     Annotation  n     Kernel  Kind"), std::string::npos) << t;
   EXPECT_NE(t.find("memcheck  scale       3000  oob     Invalid __global__ write of size 4 bytes "
                    "(out of bounds)  0,0,0  0,0,0   cs_bugs.cu:5  annotation"),
-            std::string::npos) << t;
+            std::string::npos)
+      << t;
   EXPECT_NE(t.find("memcheck  -           ?     oob"), std::string::npos) << t;
 }
 

@@ -12,15 +12,14 @@
 #include "collect/ncu/ncu_test_support.hpp"
 #include "kscope/kscope.hpp"
 #include "subprocess/child_report.hpp"
+#include "support/error_text.hpp"
 
 namespace kscope {
 namespace {
 
 using testing::ScopedEnv;
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool has(const std::string& text, const std::string& part) { return testing::contains(text, part); }
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -67,8 +66,8 @@ class SanitizerToolTest : public ::testing::Test {
     testing::write_text(canned_ + key + ".exit", std::to_string(exit_status));
   }
   Results run(const std::string& name) {
-    return profile(name, configs({1024, 3000, 4096}, "n"), [&](const Config&) { ++parent_calls_; },
-                   opt_);
+    return profile(
+        name, configs({1024, 3000, 4096}, "n"), [&](const Config&) { ++parent_calls_; }, opt_);
   }
   std::vector<std::string> runs() { return lines_of(testing::read_text(canned_ + "runs.txt")); }
 
@@ -93,10 +92,23 @@ TEST_F(SanitizerToolTest, CleanSweepIsOneRunAndOk) {
   EXPECT_EQ(r.metadata().gpu, "NVIDIA H200");
   EXPECT_EQ(runs(), std::vector<std::string>{"once_release"});
   const auto args = lines_of(testing::read_text(dir_ + "args.txt"));
-  const std::vector<std::string> expected = {
-      "--tool", "memcheck", "--leak-check", "no", "--error-exitcode", "86", "--print-limit",
-      "1000", "--xml", "--save", dir_ + "sanitizer-memcheck-clean-0.xml", "--log-file",
-      dir_ + "sanitizer-memcheck-clean-0.log", "/work/bench", "--size", "a b", "--"};
+  const std::vector<std::string> expected = {"--tool",
+                                             "memcheck",
+                                             "--leak-check",
+                                             "no",
+                                             "--error-exitcode",
+                                             "86",
+                                             "--print-limit",
+                                             "1000",
+                                             "--xml",
+                                             "--save",
+                                             dir_ + "sanitizer-memcheck-clean-0.xml",
+                                             "--log-file",
+                                             dir_ + "sanitizer-memcheck-clean-0.log",
+                                             "/work/bench",
+                                             "--size",
+                                             "a b",
+                                             "--"};
   EXPECT_EQ(args, expected);
 }
 
@@ -120,11 +132,10 @@ TEST_F(SanitizerToolTest, OnlyTheBuggyConfigIsNamed) {
     EXPECT_EQ(f.attribution, "annotation");
   }
   // The sweep, each config alone, and config 1 stopped at the entry and exit of "scale".
-  EXPECT_EQ(runs(), (std::vector<std::string>{"once_release", "configs-0_once_release",
-                                              "configs-1_once_release",
-                                              "configs-1_once_stop-1_release",
-                                              "configs-1_once_stop-2_release",
-                                              "configs-2_once_release"}));
+  EXPECT_EQ(runs(),
+            (std::vector<std::string>{"once_release", "configs-0_once_release",
+                                      "configs-1_once_release", "configs-1_once_stop-1_release",
+                                      "configs-1_once_stop-2_release", "configs-2_once_release"}));
   // Every narrowing run leaves its own files.
   EXPECT_TRUE(std::filesystem::exists(dir_ + "sanitizer-memcheck-sweep-0.config1.stop2.xml"));
   std::ostringstream table;
@@ -140,7 +151,8 @@ TEST_F(SanitizerToolTest, SanitizeChecksEachConfigOnceWithEveryCheck) {
   opt_.tool = "cupti";  // sanitize() picks the tool itself
   opt_.sanitizer_checks = {"memcheck", "racecheck"};
   opt_.sanitizer_leak_check = true;
-  const auto r = sanitize("checked", configs({1, 2, 3}, "n"), [](const Config&) {}, opt_);
+  const auto r = sanitize(
+      "checked", configs({1, 2, 3}, "n"), [](const Config&) {}, opt_);
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.options().tool, "sanitizer");
   EXPECT_EQ(r.options().runs, 1);
@@ -164,8 +176,10 @@ TEST_F(SanitizerToolTest, StoppedRunsDoNotCheckLeaks) {
   EXPECT_EQ(r.findings()[0].attribution, "outside");  // found before the annotation was entered
   const auto blocks = testing::read_text(dir_ + "args.txt");
   std::size_t full = 0, no = 0;
-  for (std::size_t at = 0; (at = blocks.find("--leak-check\nfull", at)) != std::string::npos; ++at) ++full;
-  for (std::size_t at = 0; (at = blocks.find("--leak-check\nno", at)) != std::string::npos; ++at) ++no;
+  for (std::size_t at = 0; (at = blocks.find("--leak-check\nfull", at)) != std::string::npos; ++at)
+    ++full;
+  for (std::size_t at = 0; (at = blocks.find("--leak-check\nno", at)) != std::string::npos; ++at)
+    ++no;
   EXPECT_EQ(full, 4u);  // the sweep and each config
   EXPECT_EQ(no, 1u);    // the run stopped at a boundary
 }
@@ -186,56 +200,42 @@ TEST_F(SanitizerToolTest, PrintLimitReachedIsAWarning) {
   const auto r = run("limit");
   EXPECT_EQ(r.findings().size(), 2u);
   ASSERT_EQ(warnings_.size(), 1u);
-  EXPECT_TRUE(has(warnings_[0], "memcheck: compute-sanitizer stopped reporting at "
-                                "sanitizer_print_limit=2")) << warnings_[0];
+  EXPECT_TRUE(has(warnings_[0],
+                  "memcheck: compute-sanitizer stopped reporting at "
+                  "sanitizer_print_limit=2"))
+      << warnings_[0];
 }
 
 TEST_F(SanitizerToolTest, DeviceNotSupportedIsAToolError) {
   prepare("unsupported");
   testing::write_text(canned_ + "once_release.log", "========= Error: Device not supported\n");
   testing::write_text(canned_ + "once_release.exit", "1");
-  try {
-    (void)run("unsupported");
-    FAIL() << "no error";
-  } catch (const ToolError& e) {
-    EXPECT_TRUE(has(e.what(), "Device not supported")) << e.what();
-  }
+  const auto e = testing::error_text<ToolError>([&] { (void)run("unsupported"); });
+  EXPECT_TRUE(has(e, "Device not supported")) << e;
 }
 
 TEST_F(SanitizerToolTest, ProgramErrorWithoutFindingsIsRelayed) {
   prepare("program_error");
   outcome("once_release", "memcheck_clean.xml", {}, 1, "the benchmark threw: bad config");
-  try {
-    (void)run("program_error");
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_TRUE(has(e.what(), "the benchmark threw: bad config")) << e.what();
-  }
+  const auto e = testing::error_text<Error>([&] { (void)run("program_error"); });
+  EXPECT_TRUE(has(e, "the benchmark threw: bad config")) << e;
 }
 
 TEST_F(SanitizerToolTest, MissingOrUnusableComputeSanitizer) {
   prepare("missing");
   set("KSCOPE_COMPUTE_SANITIZER", dir_ + "no-such-file");
-  try {
-    (void)run("missing");
-    FAIL() << "no error";
-  } catch (const ToolError& e) {
-    EXPECT_TRUE(has(e.what(), "KSCOPE_COMPUTE_SANITIZER='" + dir_ + "no-such-file'")) << e.what();
-  }
+  const auto e = testing::error_text<ToolError>([&] { (void)run("missing"); });
+  EXPECT_TRUE(has(e, "KSCOPE_COMPUTE_SANITIZER='" + dir_ + "no-such-file'")) << e;
   EXPECT_FALSE(std::filesystem::exists(canned_ + "runs.txt"));
 }
 
 TEST_F(SanitizerToolTest, ProgramThatCannotBeReRunIsRefusedBeforeAnyWork) {
   prepare("notebook");
   opt_.reexec_unavailable = "running in a Jupyter notebook";
-  try {
-    (void)run("notebook");
-    FAIL() << "no error";
-  } catch (const NotSupportedError& e) {
-    EXPECT_TRUE(has(e.what(), "tool 'sanitizer'")) << e.what();
-    EXPECT_TRUE(has(e.what(), "Jupyter notebook")) << e.what();
-    EXPECT_TRUE(has(e.what(), "Use tool 'cupti'")) << e.what();
-  }
+  const auto e = testing::error_text<NotSupportedError>([&] { (void)run("notebook"); });
+  EXPECT_TRUE(has(e, "tool 'sanitizer'")) << e;
+  EXPECT_TRUE(has(e, "Jupyter notebook")) << e;
+  EXPECT_TRUE(has(e, "Use tool 'cupti'")) << e;
   EXPECT_FALSE(std::filesystem::exists(canned_ + "runs.txt"));
 }
 

@@ -1,29 +1,22 @@
 // The small XML reader: what compute-sanitizer's reports contain, and malformed input (a clear
 // error with line and column, never a crash).
+#include "collect/sanitizer/xml_reader.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "collect/sanitizer/xml_reader.hpp"
 #include "kscope/errors.hpp"
+#include "support/error_text.hpp"
 
 namespace kscope::sanitizer {
 namespace {
 
 std::string error_of(const std::string& xml) {
-  try {
-    (void)parse_xml(xml, "test.xml");
-  } catch (const ToolError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong class: ") + e.what();
-  }
-  return "no error";
+  return testing::error_text<ToolError>([&] { (void)parse_xml(xml, "test.xml"); });
 }
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool has(const std::string& text, const std::string& part) { return testing::contains(text, part); }
 
 TEST(XmlReaderTest, ElementsTextAndAttributes) {
   const auto root = parse_xml(
@@ -60,8 +53,8 @@ TEST(XmlReaderTest, EntitiesCdataAndCommentsInContent) {
 }
 
 TEST(XmlReaderTest, DoctypeByteOrderMarkAndSelfClosingRoot) {
-  const auto root =
-      parse_xml("\xEF\xBB\xBF<!DOCTYPE r [ <!ENTITY x \"y>\"> ]>\n<ComputeSanitizerOutput/>\n", "t");
+  const auto root = parse_xml(
+      "\xEF\xBB\xBF<!DOCTYPE r [ <!ENTITY x \"y>\"> ]>\n<ComputeSanitizerOutput/>\n", "t");
   EXPECT_EQ(root.name, "ComputeSanitizerOutput");
   EXPECT_TRUE(root.children.empty());
 }

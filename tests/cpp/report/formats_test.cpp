@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "golden.hpp"
 #include "kscope/errors.hpp"
 #include "report/csv_writer.hpp"
 #include "sample_results.hpp"
@@ -15,22 +16,8 @@
 namespace kscope {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = testing::fixture("golden/" + name);
-  if (std::getenv("KSCOPE_UPDATE_GOLDEN")) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  EXPECT_EQ(actual, read_file(path)) << "golden file " << path
-                                     << " differs; rerun with KSCOPE_UPDATE_GOLDEN=1 if intended";
-}
+using testing::expect_golden;
+using testing::read_file;
 
 TEST(FormatsTest, RawCsvMatchesGolden) {
   std::ostringstream out;

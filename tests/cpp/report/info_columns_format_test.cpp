@@ -4,34 +4,17 @@
 // Set KSCOPE_UPDATE_GOLDEN=1 to rewrite them after an intended change.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
+#include "golden.hpp"
 #include "report/csv_writer.hpp"
 #include "report/journal.hpp"
-#include "support/gpu_test.hpp"
 #include "support/info_sample.hpp"
 
 namespace kscope {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = testing::fixture("golden/" + name);
-  if (std::getenv("KSCOPE_UPDATE_GOLDEN")) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  EXPECT_EQ(actual, read_file(path)) << "golden file " << path
-                                     << " differs; rerun with KSCOPE_UPDATE_GOLDEN=1 if intended";
-}
+using testing::expect_golden;
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 

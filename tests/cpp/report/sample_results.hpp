@@ -10,6 +10,19 @@
 
 namespace kscope::testing {
 
+/// Fixed metadata of the golden results.
+inline Metadata sample_metadata() {
+  Metadata m;
+  m.gpu = "NVIDIA H200";
+  m.host = "gpu-host";
+  m.compute_clock = 1980000;
+  m.memory_clock = 3201000;
+  m.tool = "cupti";
+  m.kscope_version = "0.1.0";
+  m.started_at = "2026-11-30T00:00:00Z";
+  return m;
+}
+
 inline Results sample_results(bool normalize) {
   Results::Data d;
   d.name = "vadd";
@@ -19,13 +32,7 @@ inline Results sample_results(bool normalize) {
   if (normalize) d.options.normalize_against = "baseline";
   d.configs = configs({"n", "dtype"}, {{1024, "f32"}, {4096, "f16, packed"}});
   d.parameters = d.configs.front().names();
-  d.metadata.gpu = "NVIDIA H200";
-  d.metadata.host = "gpu-host";
-  d.metadata.compute_clock = 1980000;
-  d.metadata.memory_clock = 3201000;
-  d.metadata.tool = "cupti";
-  d.metadata.kscope_version = "0.1.0";
-  d.metadata.started_at = "2026-11-30T00:00:00Z";
+  d.metadata = sample_metadata();
   std::vector<ExtractedRecord> recs;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t c = 0; c < 2; ++c) {

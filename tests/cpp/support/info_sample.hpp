@@ -13,6 +13,7 @@
 #include "core/info_columns.hpp"
 #include "core/transformation.hpp"
 #include "kscope/results.hpp"
+#include "report/sample_results.hpp"
 
 namespace kscope::testing {
 
@@ -88,13 +89,7 @@ inline Results info_sample_results() {
   d.options.info_collectors = s.collectors;
   d.configs = s.configs;
   d.parameters = d.configs.front().names();
-  d.metadata.gpu = "NVIDIA H200";
-  d.metadata.host = "gpu-host";
-  d.metadata.compute_clock = 1980000;
-  d.metadata.memory_clock = 3201000;
-  d.metadata.tool = "cupti";
-  d.metadata.kscope_version = "0.1.0";
-  d.metadata.started_at = "2026-11-30T00:00:00Z";
+  d.metadata = sample_metadata();
   d.raw = std::move(s.raw);
   d.processed = std::move(s.processed);
   d.info_columns = std::move(s.columns);

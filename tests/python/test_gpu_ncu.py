@@ -5,16 +5,12 @@ would re-run the test session."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from script_runner import run_script, skip_without_ncu
 
 pytestmark = pytest.mark.gpu
-PYTHON_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "python")
 
 SCRIPT = textwrap.dedent(
     """
@@ -38,14 +34,7 @@ SCRIPT = textwrap.dedent(
 
 
 def test_ncu_tool_from_a_python_script(tmp_path):
-    if not (os.environ.get("KSCOPE_NCU") or shutil.which("ncu")
-            or os.path.exists("/usr/local/cuda/bin/ncu")):  # fmt: skip
-        pytest.skip("Nsight Compute (ncu) is not installed")
+    skip_without_ncu()
     pytest.importorskip("torch")
-    script = tmp_path / "ncu_script.py"
-    script.write_text(SCRIPT)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PYTHON_DIR, os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, text=True,
-                          capture_output=True, timeout=500)  # fmt: skip
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    done = run_script(tmp_path, "ncu_script.py", SCRIPT)
     assert "ROWS 4 ['dram__bytes_read.sum', 'gpu__time_duration.sum']" in done.stdout

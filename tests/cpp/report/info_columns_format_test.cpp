@@ -4,6 +4,7 @@
 // Set KSCOPE_UPDATE_GOLDEN=1 to rewrite them after an intended change.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "golden.hpp"
@@ -65,6 +66,23 @@ TEST(InfoColumnsFormatTest, JsonRoundTrip) {
   EXPECT_EQ(loaded.options().info_collectors[2].name, "r");
   EXPECT_EQ(loaded.options().info_collectors[2].scope, CollectionScope::kRun);
   EXPECT_FALSE(loaded.options().info_collectors[2].callback);
+}
+
+TEST(InfoColumnsFormatTest, UnknownScopeInAFileIsAnError) {
+  std::string json = testing::info_sample_results().to_json();
+  const std::string from = "\"scope\": \"run\"";
+  json.replace(json.find(from), from.size(), "\"scope\": \"always\"");
+  const std::string path = testing::scratch_dir("info_bad_scope") + "r.json";
+  std::ofstream(path) << json;
+  try {
+    (void)Results::load(path);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown info collector scope 'always' (expected 'once', "
+                                         "'config', 'run' or 'annotation')"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(InfoColumnsFormatTest, ResultsWithoutCollectorsHaveNoInfoKeys) {

@@ -169,6 +169,30 @@ def test_column_values():
 # --- whole sessions on the CPU ---------------------------------------------------------------
 
 
+def test_engine_collectors_convert_python_values():
+    """The bindings' own conversion (without the package's adapter): numbers, numpy scalars and
+    bools are floats, None is missing, a value of another type is a failure."""
+    options = native.Options()
+    options.verbosity = native.Verbosity.SILENT
+    warnings = []
+    options.on_warning = warnings.append
+    returns = {"np": np.int64(5), "none": None, "text": "t", "bool": True, "list": [1]}
+    options.info_collectors = [
+        native.InfoCollector(name, native.CollectionScope.RUN, lambda a, c, v=value: v)
+        for name, value in returns.items()
+    ]
+
+    def run(config):
+        native.begin_annotation("a")
+        native.end_annotation()
+
+    results = native._test_profile_without_device("t", native.configs(["n"], [[1]]), run, options)
+    assert results.raw[0].info == [5.0, None, "t", 1.0, None]
+    assert warnings == ["Info collector 'list' (run scope) raised std::bad_cast: std::bad_cast. "
+                        "Its column will be None for failed runs."]  # fmt: skip
+    assert [c.aggregated for c in results.info_columns] == [True, False, False, True, False]
+
+
 def test_call_counts_and_arguments(cpu_engine):
     calls = {"once": 0, "config": [], "run": [], "annotation": []}
 

@@ -1,8 +1,10 @@
 // Timing overhead of kscope's cupti tool against a bare loop doing the same work.
 //   kscope_bench_overhead --configs N --runs R --kernel-ns T [--repeats K] [--cache none|all]
-// Runs, alternating, K times each: (a) the bare loop: for every config and run, launch a spin
-// kernel of T ns and synchronise the device (what kscope's loop does around a run); (b) the same
-// sweep through kscope::profile (cupti tool, SILENT, thermal off). Prints one JSON object with
+//                         [--tool cupti|ncu]
+// With the cupti tool it runs, alternating, K times each: (a) the bare loop: for every config and
+// run, launch a spin kernel of T ns and synchronise the device (what kscope's loop does around a
+// run); (b) the same sweep through kscope::profile (SILENT, thermal off). With the ncu tool it
+// runs the kscope sweep once (the program re-runs itself under ncu). Prints one JSON object with
 // every wall time (s) and the per-run kernel durations kscope measured.
 #include <kscope/kscope.hpp>
 
@@ -38,13 +40,14 @@ std::string json_list(const std::vector<double>& v) {
 int main(int argc, char** argv) {
   int configs = 1, runs = 1000, repeats = 3;
   long long kernel_ns = 5000;
-  std::string cache = "none";
+  std::string cache = "none", tool = "cupti";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--configs")) configs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--kernel-ns")) kernel_ns = std::atoll(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--repeats")) repeats = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--cache")) cache = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--tool")) tool = argv[i + 1];
     else { std::fprintf(stderr, "unknown argument %s\n", argv[i]); return 2; }
   }
   try {
@@ -56,6 +59,25 @@ int main(int argc, char** argv) {
     opt.cache_control = cache;
     opt.thermal_mode = "off";
     opt.output_prefix = "/tmp/kscope_bench_overhead/";
+    opt.tool = tool;
+    auto sweep_once = [&]() {
+      return kscope::profile("overhead", sweep, [&](const kscope::Config&) {
+        kscope::Annotation a("spin");
+        spin<<<1, 32>>>(kernel_ns);
+      }, opt);
+    };
+    if (tool != "cupti") {  // external tools: one timed sweep, nothing else (the child re-runs main)
+      const auto t0 = std::chrono::steady_clock::now();
+      auto res = sweep_once();
+      const double wall = seconds_since(t0);
+      std::vector<double> measured;
+      for (const auto& row : res.raw()) measured.push_back(row.value);
+      std::printf("{\"configs\": %d, \"runs\": %d, \"kernel_ns\": %lld, \"tool\": \"%s\", "
+                  "\"cache_control\": \"%s\", \"tool_s\": [%f], \"kscope_kernel_ns\": %s}\n",
+                  configs, runs, kernel_ns, tool.c_str(), cache.c_str(), wall,
+                  json_list(measured).c_str());
+      return 0;
+    }
     // Warm up: module load, CUPTI initialisation.
     spin<<<1, 32>>>(kernel_ns);
     cudaDeviceSynchronize();
@@ -75,16 +97,13 @@ int main(int argc, char** argv) {
       }
       bare.push_back(seconds_since(t0));
       t0 = std::chrono::steady_clock::now();
-      auto res = kscope::profile("overhead", sweep, [&](const kscope::Config&) {
-        kscope::Annotation a("spin");
-        spin<<<1, 32>>>(kernel_ns);
-      }, opt);
+      auto res = sweep_once();
       with_kscope.push_back(seconds_since(t0));
       if (rep == 0) {
         for (const auto& row : res.raw()) kernel_ns_measured.push_back(row.value);
       }
     }
-    std::printf("{\"configs\": %d, \"runs\": %d, \"kernel_ns\": %lld, \"cache_control\": \"%s\", "
+    std::printf("{\"configs\": %d, \"runs\": %d, \"kernel_ns\": %lld, \"tool\": \"cupti\", \"cache_control\": \"%s\", "
                 "\"bare_s\": %s, \"kscope_s\": %s, \"kscope_kernel_ns\": %s}\n",
                 configs, runs, kernel_ns, cache.c_str(), json_list(bare).c_str(),
                 json_list(with_kscope).c_str(), json_list(kernel_ns_measured).c_str());

@@ -1,0 +1,420 @@
+"""kscope's benchmark driver: overhead and accuracy against ncu and bare loops, side by side.
+
+    python3 bench/run_bench.py [--build build] [--out out/bench] [--smoke] [--results bench/RESULTS.md]
+
+Runs, in one invocation on one GPU, every comparison of bench/README.md (timing overhead, accuracy,
+stability, metrics, Python host overhead), prints a table of figures and ratios with their units,
+counts and spreads, and writes raw.json, figures.csv and entry.md (a dated RESULTS.md entry)
+under the output folder. --smoke uses tiny sizes; without a GPU it says which parts it skipped
+and checks the analysis on synthetic samples, so the harness cannot rot in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Figure:
+    """One reported number: median and spread over its samples, with unit and target."""
+
+    section: str
+    name: str
+    unit: str
+    samples: list[float]
+    target: str = ""
+    verdict: str = ""
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples) if self.samples else float("nan")
+
+    def spread(self) -> str:
+        if len(self.samples) < 2:
+            return ""
+        return f"{fmt(min(self.samples))}–{fmt(max(self.samples))}"
+
+
+def fmt(x: float) -> str:
+    if x != x:
+        return "n/a"
+    ax = abs(x)
+    if ax >= 1000:
+        return f"{x:,.0f}"
+    if ax >= 10:
+        return f"{x:.1f}"
+    if ax >= 0.1:
+        return f"{x:.3f}"
+    return f"{x:.3g}"
+
+
+@dataclass
+class Bench:
+    """Runs the benchmark programs and collects figures."""
+
+    build: Path
+    out: Path
+    smoke: bool
+    raw: dict[str, Any] = field(default_factory=dict)
+    figures: list[Figure] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    # ---- running programs -------------------------------------------------------------
+    def run(self, key: str, argv: list[str], timeout: float = 600) -> tuple[Any, float] | None:
+        """Runs argv, returns (parsed JSON of its stdout or output file, wall seconds)."""
+        t0 = time.perf_counter()
+        proc = self.spawn(key, argv, timeout)
+        if proc is None:
+            return None
+        wall = time.perf_counter() - t0
+        text = proc.stdout.strip().splitlines()
+        if proc.returncode != 0 or not text:
+            why = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            self.skip(key, why)
+            return None
+        data = json.loads(text[-1])
+        if isinstance(data, dict) and "skipped" in data:
+            self.skip(key, data["skipped"])
+            return None
+        self.raw[key] = {"argv": argv, "wall_s": wall, "data": data}
+        return data, wall
+
+    def run_json_file(self, key: str, argv: list[str], path: Path, timeout: float = 600) -> tuple[Any, float] | None:
+        t0 = time.perf_counter()
+        proc = self.spawn(key, argv + ["--out", str(path)], timeout)
+        if proc is None:
+            return None
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0 or not path.exists():
+            why = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            self.skip(key, why)
+            return None
+        data = json.loads(path.read_text())
+        self.raw[key] = {"argv": argv, "wall_s": wall, "data": data}
+        return data, wall
+
+    def spawn(self, key: str, argv: list[str], timeout: float) -> subprocess.CompletedProcess[str] | None:
+        """Runs argv (never through a shell); a missing program or a timeout is a skip."""
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                                  env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        except FileNotFoundError:
+            self.skip(key, f"{argv[0]} not found (build the bench targets)")
+        except subprocess.TimeoutExpired:
+            self.skip(key, f"timed out after {timeout:.0f} s")
+        return None
+
+    def skip(self, key: str, why: str) -> None:
+        self.skipped.append(f"{key}: {why}")
+        print(f"[bench] skipped {key}: {why}", flush=True)
+
+    def add(self, *args: Any, **kw: Any) -> Figure:
+        f = Figure(*args, **kw)
+        self.figures.append(f)
+        return f
+
+    def binary(self, name: str) -> str:
+        return str(self.build / "bench" / name)
+
+
+# ---- analysis helpers (pure, tested by --smoke on synthetic data) -------------------------
+def medians_by(rows: list[dict[str, Any]], metric: str) -> dict[tuple[str, int], float]:
+    """(annotation, config index) -> median raw value of one metric from a kscope JSON result."""
+    groups: dict[tuple[str, int], list[float]] = {}
+    for r in rows:
+        if r["Metric"] == metric and r["Value"] is not None:
+            groups.setdefault((r["Annotation"], r["config"]), []).append(r["Value"])
+    return {k: statistics.median(v) for k, v in groups.items()}
+
+
+def processed_by(result: dict[str, Any], metric: str, column: str) -> dict[tuple[str, int], float]:
+    return {(p["Annotation"], p["config"]): p[column] for p in result["processed"]
+            if p["Metric"] == metric and p[column] is not None}
+
+
+def verdict(value: float, ok: Callable[[float], bool]) -> str:
+    if value != value:
+        return "n/a"
+    return "meets" if ok(value) else "MISSES"
+
+
+# ---- the five comparisons ----------------------------------------------------------------
+def timing_overhead(b: Bench) -> None:
+    section = "1 timing overhead"
+    configs, runs, repeats = (2, 5, 2) if b.smoke else (100, 10, 3)
+    for kernel_ns, label in ((5000, "5 us"), (100000, "100 us")):
+        n = configs * runs
+        cpp = b.run(f"overhead_cpp_{label}", [b.binary("kscope_bench_overhead"), "--configs", str(configs),
+                    "--runs", str(runs), "--kernel-ns", str(kernel_ns), "--repeats", str(repeats)])
+        py = b.run(f"overhead_py_{label}", [sys.executable, "bench/python_overhead.py", "--configs",
+                   str(configs), "--runs", str(runs), "--kernel-us", str(kernel_ns / 1000),
+                   "--repeats", str(repeats)])
+        ncu = None if not shutil.which("ncu") else b.run(
+            f"overhead_ncu_{label}", [b.binary("kscope_bench_overhead"), "--configs", str(configs), "--runs",
+                                      str(runs), "--kernel-ns", str(kernel_ns), "--tool", "ncu"], timeout=900)
+        if ncu is None and not shutil.which("ncu"):
+            b.skip(f"overhead_ncu_{label}", "ncu not on PATH")
+        if cpp:
+            d = cpp[0]
+            b.add(section, f"{label} kernel, {configs}x{runs}: bare loop", "s", d["bare_s"])
+            b.add(section, f"{label} kernel: kscope C++ (cupti)", "s", d["kscope_s"])
+            ratio = [k / statistics.median(d["bare_s"]) for k in d["kscope_s"]]
+            f = b.add(section, f"{label} kernel: kscope C++ / bare", "x", ratio)
+            if kernel_ns == 100000:
+                f.target, f.verdict = "<= 1.15", verdict(f.median, lambda x: x <= 1.15)
+            added = [(k - statistics.median(d["bare_s"])) / n * 1e6 for k in d["kscope_s"]]
+            f = b.add(section, f"{label} kernel: kscope C++ added host time per run", "us", added)
+            if kernel_ns == 5000:
+                f.target, f.verdict = "<= 10", verdict(f.median, lambda x: x <= 10)
+        if py:
+            d = py[0]
+            b.add(section, f"{label} kernel: Python bare loop", "s", d["bare_s"])
+            b.add(section, f"{label} kernel: kscope Python (cupti)", "s", d["kscope_s"])
+            b.add(section, f"{label} kernel: kscope Python / bare", "x",
+                  [k / statistics.median(d["bare_s"]) for k in d["kscope_s"]])
+        if ncu and cpp:
+            b.add(section, f"{label} kernel: ncu tool", "s", ncu[0]["tool_s"])
+            f = b.add(section, f"{label} kernel: ncu / kscope C++", "x",
+                      [ncu[0]["tool_s"][0] / k for k in cpp[0]["kscope_s"]])
+            f.target, f.verdict = ">= 50", verdict(f.median, lambda x: x >= 50)
+
+
+ACCURACY = {"vadd": [1 << 20, 1 << 23, 1 << 26, 1 << 29], "fma": [1000, 10000, 100000, 1000000]}
+ACCURACY_SMOKE = {"vadd": [1 << 10], "fma": [10]}
+
+
+def accuracy(b: Bench) -> None:
+    section = "2 accuracy"
+    plan = ACCURACY_SMOKE if b.smoke else ACCURACY
+    runs = "3" if b.smoke else "20"
+    for kernel, sizes in plan.items():
+        size_arg = ",".join(map(str, sizes))
+        got: dict[str, dict[tuple[str, int], float]] = {}
+        for tool in ("cupti", "ncu"):
+            if tool == "ncu" and not shutil.which("ncu"):
+                b.skip(f"accuracy_{kernel}_ncu", "ncu not on PATH")
+                continue
+            for cache in ("all", "none"):
+                r = b.run_json_file(f"accuracy_{kernel}_{tool}_{cache}",
+                                    [b.binary("kscope_bench_kernels"), "--kernel", kernel, "--sizes", size_arg,
+                                     "--runs", runs, "--tool", tool, "--cache", cache],
+                                    b.out / f"accuracy_{kernel}_{tool}_{cache}.json", timeout=900)
+                if r:
+                    got[f"{tool}_{cache}"] = medians_by(r[0]["raw"], "gpu__time_duration.sum")
+        ev = b.run_json_file(f"accuracy_{kernel}_events", [b.binary("kscope_bench_kernels"), "--kernel", kernel,
+                             "--sizes", size_arg, "--runs", runs, "--events"], b.out / f"accuracy_{kernel}_events.json")
+        for i, size in enumerate(sizes):
+            key = (kernel, i)
+            k_all = got.get("cupti_all", {}).get(key, float("nan"))
+            if k_all == k_all:
+                b.add(section, f"{kernel} size {size}: kscope cupti, cache all", "ns", [k_all])
+            for cache in ("all", "none"):
+                k = got.get(f"cupti_{cache}", {}).get(key, float("nan"))
+                n = got.get(f"ncu_{cache}", {}).get(key, float("nan"))
+                if n == n:
+                    f = b.add(section, f"{kernel} size {size}: kscope / ncu duration, cache {cache}", "x", [k / n],
+                              note=f"kscope {fmt(k)} ns, ncu {fmt(n)} ns")
+                    if k >= 10000:
+                        f.target, f.verdict = "0.98-1.02", verdict(f.median, lambda x: 0.98 <= x <= 1.02)
+            k_none = got.get("cupti_none", {}).get(key, float("nan"))
+            if ev and k_none == k_none:
+                e = statistics.median(ev[0]["events_ns"][i])
+                b.add(section, f"{kernel} size {size}: CUDA events / kscope (cache none)", "x", [e / k_none],
+                      note=f"events {fmt(e)} ns")
+    copy = b.run_json_file("copy_rate", [b.binary("kscope_bench_kernels"), "--copy-rate"], b.out / "copy_rate.json")
+    vadd = b.raw.get("accuracy_vadd_cupti_all")
+    if copy and vadd:
+        rate = statistics.median(copy[0]["gbps"])
+        b.add(section, "device-to-device copy rate (read + write)", "GB/s", copy[0]["gbps"])
+        sizes = plan["vadd"]
+        t = medians_by(vadd["data"]["raw"], "gpu__time_duration.sum")[("vadd", len(sizes) - 1)]
+        gbps = 12.0 * sizes[-1] / t
+        b.add(section, f"vadd {sizes[-1]} bandwidth (kscope, cache all) / copy rate", "x", [gbps / rate],
+              note=f"{fmt(gbps)} GB/s")
+
+
+def stability(b: Bench) -> None:
+    section = "3 stability"
+    sizes = [1 << 10] if b.smoke else [1 << 20, 1 << 24, 1 << 28]
+    r = b.run_json_file("stability", [b.binary("kscope_bench_kernels"), "--kernel", "vadd", "--sizes",
+                        ",".join(map(str, sizes)), "--runs", "5" if b.smoke else "50", "--cache", "all"],
+                        b.out / "stability.json")
+    if not r:
+        return
+    rsd = processed_by(r[0], "gpu__time_duration.sum", "RelativeStdDevPct")
+    runs = processed_by(r[0], "gpu__time_duration.sum", "NumRuns")
+    for i, size in enumerate(sizes):
+        b.add(section, f"vadd {size}: relative std dev over {int(runs.get(('vadd', i), 0))} runs", "%",
+              [rsd.get(("vadd", i), float("nan"))])
+
+
+METRICS_MULTI = "gpu__time_duration.sum,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed"
+METRICS_ONE = "gpu__time_duration.sum,dram__bytes_read.sum"
+
+
+def metrics(b: Bench) -> None:
+    section = "4 metrics"
+    sizes = [1 << 10, 1 << 11] if b.smoke else [(1 << 20) * (k + 1) for k in range(20)]
+    size_arg = ",".join(map(str, sizes))
+    have_ncu = shutil.which("ncu") is not None
+    for label, metric_set in (("multi-pass", METRICS_MULTI), ("one-pass", METRICS_ONE)):
+        variants = [("kscope kernel replay", ["--tool", "cupti"])]
+        if label == "multi-pass":
+            variants.append(("kscope application replay", ["--tool", "cupti", "--metric-replay", "application"]))
+        if have_ncu:
+            variants.append(("ncu", ["--tool", "ncu"]))
+        else:
+            b.skip(f"metrics_{label}_ncu", "ncu not on PATH")
+        results: dict[str, tuple[Any, float]] = {}
+        for name, extra in variants:
+            key = f"metrics_{label}_{name.replace(' ', '_')}"
+            r = b.run_json_file(key, [b.binary("kscope_bench_kernels"), "--kernel", "vadd", "--sizes", size_arg,
+                                      "--runs", "1", "--metrics", metric_set] + extra,
+                                b.out / f"{key}.json", timeout=900)
+            if r:
+                results[name] = r
+                b.add(section, f"{label}, {len(sizes)} kernels: {name} wall time", "s", [r[1]])
+        if "ncu" in results and "kscope kernel replay" in results:
+            f = b.add(section, f"{label}: ncu / kscope wall time", "x",
+                      [results["ncu"][1] / results["kscope kernel replay"][1]])
+            f.target = ">= 2" if label == "multi-pass" else ">= 10"
+            f.verdict = verdict(f.median, (lambda x: x >= 2) if label == "multi-pass" else (lambda x: x >= 10))
+            for metric in metric_set.split(","):
+                k = medians_by(results["kscope kernel replay"][0]["raw"], metric)
+                n = medians_by(results["ncu"][0]["raw"], metric)
+                diffs = [abs(k[key] / n[key] - 1) * 100 for key in k if key in n and n[key]]
+                if diffs:
+                    b.add(section, f"{label}: |kscope/ncu - 1| of {metric} over {len(diffs)} kernels", "%", diffs)
+
+
+def python_overhead(b: Bench) -> None:
+    section = "5 Python host overhead"
+    runs = 20 if b.smoke else 2000
+    r = b.run("python_overhead", [sys.executable, "bench/python_overhead.py", "--runs", str(runs),
+                                  "--kernel-us", "1", "--repeats", "3"])
+    if r:
+        d = r[0]
+        bare = statistics.median(d["bare_s"])
+        f = b.add(section, f"added host time per run ({runs} runs, 1 us kernel)", "us",
+                  [(k - bare) / runs * 1e6 for k in d["kscope_s"]])
+        f.target, f.verdict = "<= 20", verdict(f.median, lambda x: x <= 20)
+
+
+# ---- environment and reports ---------------------------------------------------------------
+def environment() -> dict[str, str]:
+    def out(argv: list[str]) -> str:
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    smi = out(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
+    ncu = out(["ncu", "--version"]).splitlines()
+    return {
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "host": platform.node(),
+        "gpu": smi.split(",")[0].strip() if smi else "none",
+        "driver": smi.split(",")[1].strip() if "," in smi else "none",
+        "cuda": (out(["nvcc", "--version"]).splitlines() or ["none"])[-1],
+        "ncu": ncu[-1] if ncu else "not installed",
+    }
+
+
+def table(figures: list[Figure]) -> str:
+    lines = ["| section | figure | unit | n | median | min–max | target | verdict | note |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for f in figures:
+        lines.append(f"| {f.section} | {f.name} | {f.unit} | {len(f.samples)} | {fmt(f.median)} | "
+                     f"{f.spread()} | {f.target} | {f.verdict} | {f.note} |")
+    return "\n".join(lines)
+
+
+def synthetic_check(b: Bench) -> None:
+    """Smoke without a GPU: runs the analysis on synthetic samples so its code cannot rot."""
+    rows = [{"Annotation": "vadd", "Metric": "gpu__time_duration.sum", "config": 0, "Value": v}
+            for v in (100.0, 102.0, 98.0)]
+    assert medians_by(rows, "gpu__time_duration.sum") == {("vadd", 0): 100.0}
+    processed = {"processed": [{"Annotation": "vadd", "Metric": "gpu__time_duration.sum", "config": 0,
+                                "RelativeStdDevPct": 2.0}]}
+    assert processed_by(processed, "gpu__time_duration.sum", "RelativeStdDevPct") == {("vadd", 0): 2.0}
+    b.add("0 smoke", "synthetic samples (no GPU): median of 100/102/98", "ns", [100.0, 102.0, 98.0])
+
+
+def device_check(b: Bench) -> tuple[bool, str]:
+    """Whether a CUDA device is usable, asked of a kscope program (its "no CUDA device" text)."""
+    probe = b.spawn("device check", [b.binary("kscope_bench_kernels"), "--copy-rate", "--out",
+                                     str(b.out / "copy_rate.json")], timeout=120)
+    if probe is None:
+        return False, b.skipped.pop().split(": ", 1)[1]
+    if probe.returncode != 0:
+        return False, (probe.stderr.strip().splitlines() or ["unknown"])[-1].removeprefix("kscope: ")
+    return True, ""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build", help="CMake build folder with the bench/ targets")
+    parser.add_argument("--out", default="out/bench", help="folder for raw.json, figures.csv, entry.md")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes; runs without a GPU")
+    parser.add_argument("--results", help="append the dated entry to this RESULTS.md")
+    parser.add_argument("--no-build", action="store_true", help="do not build the bench targets first")
+    args = parser.parse_args()
+    build = (ROOT / args.build).resolve()
+    out = (ROOT / args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    if not args.no_build:
+        subprocess.run(["cmake", "--build", str(build), "--target", "kscope_bench_overhead",
+                        "kscope_bench_kernels"], check=True, cwd=ROOT)
+    b = Bench(build=build, out=out, smoke=args.smoke)
+    env = environment()
+    print(f"[bench] {env['gpu']} | driver {env['driver']} | {env['cuda']} | ncu {env['ncu']}", flush=True)
+    t0 = time.perf_counter()
+    ok, why = device_check(b)
+    if ok:
+        for part in (timing_overhead, accuracy, stability, metrics, python_overhead):
+            print(f"[bench] {part.__name__} ...", flush=True)
+            part(b)
+    else:
+        b.skipped.append(f"all GPU parts: {why}")
+        print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "
+              f"overhead): {why}", flush=True)
+        synthetic_check(b)
+    text = table(b.figures)
+    print(text)
+    command = "python3 bench/run_bench.py " + " ".join(sys.argv[1:])
+    entry = (f"## {env['date']} — {env['gpu']}\n\nDriver {env['driver']}; {env['cuda']}; ncu {env['ncu']}; "
+             f"host {env['host']}.\nCommand: `{command}` ({time.perf_counter() - t0:.0f} s).\n\n{text}\n")
+    if b.skipped:
+        entry += "\nSkipped: " + "; ".join(b.skipped) + "\n"
+    (out / "entry.md").write_text(entry)
+    (out / "raw.json").write_text(json.dumps({"environment": env, "runs": b.raw, "skipped": b.skipped}, indent=1))
+    with open(out / "figures.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["section", "figure", "unit", "count", "median", "min", "max", "target", "verdict", "note", "samples"])
+        for f in b.figures:
+            w.writerow([f.section, f.name, f.unit, len(f.samples), f.median, min(f.samples, default=""),
+                        max(f.samples, default=""), f.target, f.verdict, f.note, json.dumps(f.samples)])
+    if args.results:
+        with open(ROOT / args.results, "a") as fh:
+            fh.write("\n" + entry)
+    print(f"[bench] wrote {out}/raw.json, figures.csv, entry.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

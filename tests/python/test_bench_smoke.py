@@ -1,0 +1,31 @@
+"""The benchmark driver's smoke mode, so the harness in bench/ cannot rot (runs in CI)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("KSCOPE_BUILD_DIR", ROOT / "build"))
+
+
+def test_smoke_mode_runs_and_reports(tmp_path: Path) -> None:
+    if not (BUILD / "bench" / "kscope_bench_kernels").exists():
+        pytest.skip(f"bench targets not built in {BUILD} (set KSCOPE_BUILD_DIR)")
+    proc = subprocess.run(
+        [sys.executable, "bench/run_bench.py", "--smoke", "--no-build", "--build", str(BUILD),
+         "--out", str(tmp_path)],
+        capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    assert "| section | figure | unit | n | median | min–max |" in proc.stdout
+    for name in ("raw.json", "figures.csv", "entry.md"):
+        assert (tmp_path / name).exists()
+    if "skipped the GPU parts" in proc.stdout:
+        assert "no CUDA device" in proc.stdout
+        assert "synthetic samples (no GPU)" in proc.stdout
+    else:  # a GPU is there: the smoke sizes measured something real
+        assert "1 timing overhead" in proc.stdout and "2 accuracy" in proc.stdout

@@ -31,7 +31,7 @@ std::string quoted_list(const std::vector<std::string>& values) {
 }
 
 void check_enum(std::string_view option, const std::string& value) {
-  const auto& allowed = allowed_values(option);
+  const auto allowed = allowed_values(option);
   if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
     throw InvalidArgument("Invalid " + std::string(option) + " '" + value + "'. Expected " +
                           quoted_list(allowed) + ".");
@@ -46,7 +46,7 @@ void check_sanitizer_options(const Options& o) {
                           "['memcheck']. Expected any of " +
                           quoted_list(allowed_values("sanitizer_checks")) + ".");
   }
-  const auto& allowed = allowed_values("sanitizer_checks");
+  const auto allowed = allowed_values("sanitizer_checks");
   for (auto it = o.sanitizer_checks.begin(); it != o.sanitizer_checks.end(); ++it) {
     if (std::find(allowed.begin(), allowed.end(), *it) == allowed.end()) {
       throw InvalidArgument("Invalid sanitizer_checks entry '" + *it + "'. Expected any of " +

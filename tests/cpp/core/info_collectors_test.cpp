@@ -372,7 +372,7 @@ TEST(InfoColumnsTest, ProcessedValues) {
   const testing::InfoSample s = testing::info_sample(false);
   // add in config 0 entered as 1st, 3rd, 5th annotation; mul as 2nd, 4th, 6th (the reference's
   // integration test: add 1/5 and 7/11, mul 2/6 and 8/12).
-  const auto& add0 = row(s, "add", kTimeMetric, 0);
+  const auto add0 = row(s, "add", kTimeMetric, 0);
   ASSERT_EQ(add0.info.size(), 14u);
   EXPECT_EQ(add0.info[0], InfoValue("v1"));
   EXPECT_EQ(add0.info[1], InfoValue(1024));       // c_Avg
@@ -381,7 +381,7 @@ TEST(InfoColumnsTest, ProcessedValues) {
   EXPECT_EQ(add0.info[11], InfoValue(1));         // a_Min
   EXPECT_EQ(add0.info[12], InfoValue(5));         // a_Max
   EXPECT_EQ(add0.info[13], InfoValue("add_512"));
-  const auto& mul1 = row(s, "mul", kTimeMetric, 1);
+  const auto mul1 = row(s, "mul", kTimeMetric, 1);
   EXPECT_EQ(mul1.info[11], InfoValue(8));
   EXPECT_EQ(mul1.info[12], InfoValue(12));
   // RUN collector in config 1: 0 and 20 (run 1 missing): mean 10, min 0, max 20.
@@ -393,7 +393,7 @@ TEST(InfoColumnsTest, ProcessedValues) {
 
 TEST(InfoColumnsTest, DerivedMetricRowsCarryTheColumnsToo) {
   const testing::InfoSample s = testing::info_sample(true);
-  const auto& derived = row(s, "add", "double", 0);
+  const auto derived = row(s, "add", "double", 0);
   EXPECT_EQ(derived.info[0], InfoValue("v1"));
   EXPECT_EQ(derived.info[1], InfoValue(1024));
   EXPECT_EQ(derived.info[13], InfoValue("add_512"));

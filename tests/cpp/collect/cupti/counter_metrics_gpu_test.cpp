@@ -68,13 +68,13 @@ TEST(CounterMetricsGpuTest, DramBytesOfAKnownReadWithinOnePercent) {
     Annotation a("read");
     launch_read(buf.data, buf.bytes, buf.sink);
   }, opt);
-  const auto& bytes = row(r, "read", kDram);
+  const auto bytes = row(r, "read", kDram);
   EXPECT_NEAR(bytes.avg, static_cast<double>(buf.bytes), 0.01 * static_cast<double>(buf.bytes));
   EXPECT_NEAR(bytes.min, static_cast<double>(buf.bytes), 0.01 * static_cast<double>(buf.bytes));
   EXPECT_EQ(bytes.unit, "byte");
   EXPECT_EQ(bytes.num_runs, 3u);
   EXPECT_EQ(bytes.kernel, "kscope::testing::(anonymous namespace)::read_kernel");
-  const auto& t = row(r, "read", kTimeMetric);
+  const auto t = row(r, "read", kTimeMetric);
   EXPECT_GT(t.avg, 1000);
   EXPECT_EQ(t.unit, "ns");
 }
@@ -89,7 +89,7 @@ TEST(CounterMetricsGpuTest, FfmaCountIsExact) {
       Annotation a("ffma");
       launch_ffma(out, blocks, threads, c.get<int>(0));
     }, counters(metrics, "ffma"));
-    const auto& f = row(r, "ffma", kFfma);
+    const auto f = row(r, "ffma", kFfma);
     EXPECT_EQ(f.min, expected);
     EXPECT_EQ(f.max, expected);
     EXPECT_EQ(f.unit, "inst");
@@ -113,7 +113,7 @@ TEST(CounterMetricsGpuTest, KernelReplayRestoresMemory) {
   // were undone.
   EXPECT_EQ(read_int(p, 0), 3);
   EXPECT_EQ(read_int(p, n - 1), 3);
-  const auto& sm = row(r, "incr", kSmThroughput);
+  const auto sm = row(r, "incr", kSmThroughput);
   EXPECT_GT(sm.avg, 0);
   EXPECT_LE(sm.avg, 100);
   EXPECT_EQ(sm.unit, "%");
@@ -135,7 +135,7 @@ TEST(CounterMetricsGpuTest, ApplicationReplayExecutesEachRunOncePerPass) {
   }, opt);
   EXPECT_EQ(calls, 1 + 2 * 8);        // warm-up once, each measured run once per pass
   EXPECT_EQ(read_int(p, 0), 2 * 17);  // nothing is restored: the benchmark must be idempotent
-  const auto& sm = row(r, "incr", kSmThroughput);
+  const auto sm = row(r, "incr", kSmThroughput);
   EXPECT_GT(sm.avg, 0);
   EXPECT_EQ(sm.num_runs, 2u);
   device_free(p);
@@ -167,7 +167,7 @@ TEST(CounterMetricsGpuTest, DurationComesFromTheProfiledExecution) {
       Annotation a("spin");
       launch_spin_ns(c.get<long long>(0));
     }, counters(metrics, "spin", 3));
-    const auto& t = row(r, "spin", kTimeMetric);
+    const auto t = row(r, "spin", kTimeMetric);
     EXPECT_NEAR(t.avg, 100000, 6000);
     EXPECT_EQ(t.unit, "ns");
   }
@@ -216,7 +216,7 @@ TEST(CounterMetricsGpuTest, RangeReplayMeasuresATwoKernelRegion) {
       launch_read(static_cast<char*>(buf.data) + half, buf.bytes - half, buf.sink);
     }, opt);
     EXPECT_EQ(calls, metrics.size() == 2 ? 2 : 2 * 8);
-    const auto& bytes = row(r, "pair", kDram);
+    const auto bytes = row(r, "pair", kDram);
     EXPECT_NEAR(bytes.avg, static_cast<double>(buf.bytes), 0.01 * static_cast<double>(buf.bytes));
     EXPECT_EQ(bytes.kernel, "range");
     EXPECT_GT(row(r, "pair", kTimeMetric).avg, 0);

@@ -25,11 +25,13 @@ struct NcuImportOptions {
 };
 
 /**
- * Reads an ncu report: a `.ncu-rep` (exported with `ncu --import <path> --csv --page raw`) or a
- * CSV of ncu's raw page (`ncu ... --csv --page raw`, tool lines such as "==PROF==" may be mixed
- * in). Each profiled kernel (each range in range replay) becomes one config of the Results,
- * whose parameters are ncu's result "ID" and, when present, "Block Size" and "Grid Size"; its
- * metrics become raw rows (run 0) with ncu's units, and the processed table has one row per
+ * Reads an ncu report: a `.ncu-rep` (exported with `ncu --import <path> --csv --page raw
+ * --print-units base`) or a CSV of ncu's raw page (`ncu ... --csv --page raw`, tool lines such as
+ * "==PROF==" may be mixed in). Each profiled kernel (each range in range replay) becomes one
+ * config of the Results, whose parameters are ncu's result "ID" and, when present, "Block Size"
+ * and "Grid Size"; its metrics become raw rows (run 0) in base units (ns, byte, per second:
+ * values ncu printed scaled, "us" or "Mbyte", are converted; a scale kscope does not know is a
+ * kscope::Error), and the processed table has one row per
  * (kernel, metric). The Annotation column holds the kernel's NVTX ranges in ncu's
  * --nvtx-include grammar ("domain@range" for start/end ranges, "domain@outer/inner/" for a
  * push/pop stack, no "domain@" for the default domain, kscope's own annotations by their bare

@@ -61,7 +61,8 @@ std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string
     if (quoted) {
       throw Error("'" + source + "' line " + std::to_string(rec.line) +
                   ": a quoted cell is not closed before the end of the file; the file is "
-                  "truncated. Export it again (ncu --import <report> --csv --page raw).");
+                  "truncated. Export it again (ncu --import <report> --csv --page raw --print-units "
+                  "base).");
     }
     rec.cells.push_back(std::move(cell));
     out.push_back(std::move(rec));

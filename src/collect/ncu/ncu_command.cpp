@@ -43,7 +43,9 @@ std::vector<std::string> ncu_profile_argv(const std::string& ncu, const Options&
 }
 
 std::vector<std::string> ncu_import_argv(const std::string& ncu, const std::string& report) {
-  return {ncu, "--import", report, "--csv", "--page", "raw"};
+  // --csv alone prints base units when profiling, but with --import ncu 2025.3 scales them
+  // ("us", "Mbyte"); ask for base units explicitly.
+  return {ncu, "--import", report, "--csv", "--page", "raw", "--print-units", "base"};
 }
 
 void check_ncu_supports(const NcuVersion& version, const Options& options) {

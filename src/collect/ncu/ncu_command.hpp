@@ -30,7 +30,8 @@ struct NcuPaths {
                                                         const NcuPaths& paths,
                                                         const std::vector<std::string>& program);
 
-/// `ncu --import <report> --csv --page raw`
+/// `ncu --import <report> --csv --page raw --print-units base`: base units (ns, byte), not
+/// ncu's auto-scaled ones.
 [[nodiscard]] std::vector<std::string> ncu_import_argv(const std::string& ncu,
                                                        const std::string& report);
 

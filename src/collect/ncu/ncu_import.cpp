@@ -51,9 +51,12 @@ std::vector<std::string> chosen_metrics(const ncu::NcuRawTable& t, const NcuImpo
   return out;
 }
 
+// In the column's base unit (an L2 size printed in "Mbyte" is still bytes); 0 when absent.
 long long integer_attribute(const ncu::NcuRawTable& t, const ncu::NcuResult& r, const char* column) {
-  const auto v = ncu::parse_ncu_number(t.text(r, column));
-  return v && !std::isnan(*v) ? static_cast<long long>(*v) : 0;
+  const long c = t.find_column(column);
+  if (c < 0 || !ncu::parse_ncu_number(t.text(r, column))) return 0;
+  const double v = t.number(r, static_cast<std::size_t>(c));
+  return std::isnan(v) ? 0 : std::llround(v);
 }
 
 Metadata metadata_of(const ncu::NcuRawTable& t) {

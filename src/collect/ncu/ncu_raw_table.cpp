@@ -1,7 +1,11 @@
 #include "collect/ncu/ncu_raw_table.hpp"
 
+#include <cmath>
+#include <limits>
+
 #include "collect/ncu/csv_records.hpp"
 #include "collect/ncu/ncu_number.hpp"
+#include "collect/ncu/ncu_unit_scale.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::ncu {
@@ -21,7 +25,8 @@ const char* const kDescriptiveColumns[] = {"ID",          "Process ID", "Process
 
 [[noreturn]] void fail(const std::string& source, std::size_t line, const std::string& what) {
   throw Error("'" + source + "'" + (line ? " line " + std::to_string(line) : std::string()) + ": " +
-              what + ". kscope reads ncu's raw page as CSV: ncu --import <report> --csv --page raw.");
+              what + ". kscope reads ncu's raw page as CSV: ncu --import <report> --csv --page raw "
+              "--print-units base.");
 }
 
 }  // namespace
@@ -43,7 +48,14 @@ double NcuRawTable::number(const NcuResult& result, std::size_t column) const {
                 columns_.at(column) + "' of result " + std::to_string(result.id) +
                 " is not a number ('" + cell + "'); only numeric metrics can be measured.");
   }
-  return *v;
+  const double scale = scales_.at(column);
+  if (std::isnan(scale)) {
+    throw Error("'" + source_ + "': '" + columns_.at(column) + "' is in unit '" +
+                printed_units_.at(column) +
+                "', a scaled unit kscope cannot convert to its base unit. Export the report "
+                "with base units: ncu --import <report> --csv --page raw --print-units base.");
+  }
+  return *v * scale;
 }
 
 std::string NcuRawTable::text(const NcuResult& result, std::string_view column) const {
@@ -88,7 +100,12 @@ NcuRawTable NcuRawTable::parse(std::string_view text, const std::string& source)
          "the units row has " + std::to_string(units.cells.size()) + " cells, the header " +
              std::to_string(t.columns_.size()) + " (truncated file?)");
   }
-  t.units_ = units.cells;
+  t.printed_units_ = units.cells;
+  for (const auto& printed : t.printed_units_) {
+    const auto base = base_unit(printed);
+    t.units_.push_back(base ? base->unit : printed);
+    t.scales_.push_back(base ? base->factor : std::numeric_limits<double>::quiet_NaN());
+  }
 
   const long push_pop = t.find_column(kPushPopColumn);
   const long start_end = t.find_column(kStartEndColumn);

@@ -1,8 +1,9 @@
 #pragma once
-// ncu's raw page as CSV (`ncu --import <report> --csv --page raw`): a header row, a units row,
-// then one row per profiled result (a kernel, or a range in range replay). Leading columns
-// describe the result (ID, process, NVTX state, kernel name, launch shape, device); the metrics
-// follow, sorted by name.
+// ncu's raw page as CSV (`ncu --import <report> --csv --page raw --print-units base`): a header
+// row, a units row, then one row per profiled result (a kernel, or a range in range replay).
+// Leading columns describe the result (ID, process, NVTX state, kernel name, launch shape,
+// device); the metrics follow, sorted by name. Values are read in base units (ns, byte) even when
+// ncu printed them scaled.
 
 #include <cstddef>
 #include <string>
@@ -34,12 +35,18 @@ class NcuRawTable {
 
   /// Index of `name`, or -1 when the report has no such column.
   [[nodiscard]] long find_column(std::string_view name) const;
-  /// The unit of a column as ncu reports it ("ns", "byte", "%"); "" for none.
+  /// The base unit of a column ("ns", "byte", "byte/second", "%"; "" for none) whatever ncu
+  /// printed: a column ncu scaled ("us", "Mbyte") is converted (ncu_unit_scale.hpp).
   [[nodiscard]] const std::string& unit(std::size_t column) const { return units_.at(column); }
+  /// The unit as ncu printed it in the units row.
+  [[nodiscard]] const std::string& printed_unit(std::size_t column) const {
+    return printed_units_.at(column);
+  }
   /// Metric columns (everything after the descriptive leading columns), in report order.
   [[nodiscard]] std::vector<std::string> metric_columns() const;
-  /// Numeric value of `column` in `result`: NaN for "n/a"; throws kscope::Error naming the
-  /// result, column and text when the cell is not a number.
+  /// Numeric value of `column` in `result`, in unit(column): NaN for "n/a". Throws kscope::Error
+  /// naming the result, column and text when the cell is not a number, and naming the column and
+  /// its unit when ncu printed it in a scaled unit kscope cannot convert (never a wrong number).
   [[nodiscard]] double number(const NcuResult& result, std::size_t column) const;
   /// The value as text (for attributes such as device__attribute_display_name); "" if absent.
   [[nodiscard]] std::string text(const NcuResult& result, std::string_view column) const;
@@ -52,7 +59,9 @@ class NcuRawTable {
  private:
   std::string source_;
   std::vector<std::string> columns_;
-  std::vector<std::string> units_;
+  std::vector<std::string> units_;          ///< base units
+  std::vector<std::string> printed_units_;  ///< the units row as it is
+  std::vector<double> scales_;              ///< printed value * scale = base value; NaN: unknown
   std::unordered_map<std::string, std::size_t> index_;
   std::size_t first_metric_ = 0;
   std::vector<NcuResult> results_;

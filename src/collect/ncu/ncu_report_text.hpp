@@ -1,6 +1,6 @@
 #pragma once
 // The raw-page CSV text of an ncu report: a .ncu-rep is exported by ncu itself
-// (`ncu --import <report> --csv --page raw`); a CSV file is read as it is.
+// (`ncu --import <report> --csv --page raw --print-units base`); a CSV file is read as it is.
 
 #include <string>
 

@@ -65,6 +65,20 @@ TEST(ImportNcuTest, ChosenMetricsAndAllMetrics) {
   EXPECT_EQ(row(everything, 0, "device__attribute_display_name"), nullptr);  // text, not numeric
 }
 
+TEST(ImportNcuTest, AutoScaledUnitsAreConvertedToBaseUnits) {
+  NcuImportOptions all;
+  all.all_metrics = true;
+  const auto r = import_ncu(testing::fixture("ncu/kscope_sweep_auto_units.csv"), all);
+  const auto* time = row(r, 3, "gpu__time_duration.sum");  // "10.001" us
+  ASSERT_NE(time, nullptr);
+  EXPECT_NEAR(time->avg, 10001.0, 1e-6);
+  EXPECT_EQ(time->unit, std::optional<std::string>("ns"));
+  const auto* l2 = row(r, 0, "launch__persisting_l2_cache_size");  // "11.80" Mbyte
+  ASSERT_NE(l2, nullptr);
+  EXPECT_DOUBLE_EQ(l2->avg, 11.8e6);
+  EXPECT_EQ(l2->unit, std::optional<std::string>("byte"));
+}
+
 TEST(ImportNcuTest, KscopeAnnotationsAndRangeReplay) {
   const auto r = import_ncu(testing::fixture("ncu/kscope_range_replay.csv"));
   ASSERT_EQ(r.configs().size(), 12u);

@@ -63,7 +63,7 @@ TEST(NcuCommandTest, PathsAndImport) {
   EXPECT_EQ(p.child_report, "/tmp/kscope_x/ncu-output-vadd-3.child.json");
   EXPECT_EQ(ncu_import_argv("ncu", p.report),
             (Argv{"ncu", "--import", "/tmp/kscope_x/ncu-output-vadd-3.ncu-rep", "--csv", "--page",
-                  "raw"}));
+                  "raw", "--print-units", "base"}));
 }
 
 TEST(NcuCommandTest, EveryOptionExistsInNcu2025Help) {
@@ -78,9 +78,13 @@ TEST(NcuCommandTest, EveryOptionExistsInNcu2025Help) {
   for (const char* value : {"kernel", "range", "all", "none", "base", "raw"}) {
     EXPECT_NE(help.find(value), std::string::npos) << value;
   }
-  for (const char* flag : {"--import", "--csv", "--page"}) {
-    EXPECT_NE(help.find(flag), std::string::npos) << flag;
+  for (const auto& arg : ncu_import_argv("ncu", "r.ncu-rep")) {
+    if (arg.rfind("--", 0) != 0) continue;
+    EXPECT_NE(help.find(arg), std::string::npos) << arg;
   }
+  // The import asks for base units; ncu's default is auto-scaled ("us", "Mbyte").
+  EXPECT_NE(help.find("--print-units arg (=auto)"), std::string::npos);
+  EXPECT_NE(help.find("(Show metrics with their base unit)"), std::string::npos);
 }
 
 TEST(NcuCommandTest, TooOldNcuIsRefusedNamingTheOptionAndVersion) {

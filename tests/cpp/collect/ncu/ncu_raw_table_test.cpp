@@ -83,6 +83,50 @@ TEST(NcuRawTableTest, SyntheticKscopeSweeps) {
   EXPECT_EQ(range.metric_columns().front(), "c2clink__enabled_mask");
 }
 
+std::size_t column(const NcuRawTable& t, const std::string& name) {
+  return static_cast<std::size_t>(t.find_column(name));
+}
+
+TEST(NcuRawTableTest, AutoScaledUnitsAreReadInBaseUnits) {
+  // What `ncu --import` printed on the GPU machine without --print-units base: "us", "Mbyte".
+  const auto t = table("kscope_sweep_auto_units.csv");
+  const auto base = table("kscope_sweep_payload.csv");
+  ASSERT_EQ(t.results().size(), base.results().size());
+  for (const char* m : {"gpu__time_duration.sum", "gpu__time_duration.min",
+                        "launch__thread_count"}) {
+    EXPECT_EQ(t.unit(column(t, m)), base.unit(column(base, m))) << m;
+    for (std::size_t r = 0; r < t.results().size(); ++r) {
+      // The printed digits hold the whole value here ("10.001" us); only rounding differs.
+      EXPECT_NEAR(value(t, r, m), value(base, r, m), 1e-9 * value(base, r, m)) << m << " " << r;
+    }
+  }
+  EXPECT_EQ(t.printed_unit(column(t, "gpu__time_duration.sum")), "us");
+  EXPECT_EQ(t.unit(column(t, "gpu__time_duration.sum")), "ns");
+  // Sizes keep only the printed digits: 11,796,480 bytes shown as "11.80" Mbyte.
+  EXPECT_EQ(t.printed_unit(column(t, "launch__persisting_l2_cache_size")), "Mbyte");
+  EXPECT_EQ(t.unit(column(t, "launch__persisting_l2_cache_size")), "byte");
+  EXPECT_DOUBLE_EQ(value(t, 0, "launch__persisting_l2_cache_size"), 11.8e6);
+  EXPECT_DOUBLE_EQ(value(t, 0, "launch__shared_mem_config_size"), 32770.0);  // "32.77" Kbyte
+}
+
+TEST(NcuRawTableTest, UnknownScaleIsAnErrorNotAWrongNumber) {
+  const auto t = NcuRawTable::parse(
+      "\"ID\",\"Kernel Name\",\"Device\",\"dram__bytes_read.sum\",\"gpu__time_duration.sum\"\n"
+      "\"\",\"\",\"\",\"Kibyte\",\"us\"\n"
+      "\"0\",\"vadd\",\"0\",\"2.5\",\"1.5\"\n",
+      "odd.csv");
+  EXPECT_EQ(value(t, 0, "gpu__time_duration.sum"), 1500.0);  // the other column is fine
+  try {
+    (void)value(t, 0, "dram__bytes_read.sum");
+    FAIL();
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("odd.csv"), std::string::npos) << what;
+    EXPECT_NE(what.find("'dram__bytes_read.sum' is in unit 'Kibyte'"), std::string::npos) << what;
+    EXPECT_NE(what.find("--print-units base"), std::string::npos) << what;
+  }
+}
+
 TEST(NcuRawTableTest, ReportWithoutKernelsHasNoResults) {
   EXPECT_TRUE(NcuRawTable::parse("", "empty.csv").results().empty());
   const auto t = NcuRawTable::parse(

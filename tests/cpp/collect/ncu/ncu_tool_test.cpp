@@ -124,6 +124,25 @@ TEST_F(NcuToolTest, SweepGivesOneRowPerAnnotationConfigAndRun) {
   EXPECT_EQ(Results::load(r.journal_path()).raw().size(), 8u);
 }
 
+TEST_F(NcuToolTest, ReportIsExportedInBaseUnits) {
+  prepare("units", "kscope_sweep_payload.csv");
+  set("FAKE_NCU_IMPORT_ARGS", dir_ + "import_args.txt");
+  expect_sweep(run("ncu_units"));
+  EXPECT_EQ(testing::read_text(dir_ + "import_args.txt"),
+            "--import\n" + dir_ + "ncu-output-ncu_units-0.ncu-rep\n--csv\n--page\nraw\n"
+            "--print-units\nbase\n");
+}
+
+TEST_F(NcuToolTest, AutoScaledUnitsStillGiveNanoseconds) {
+  // An export in ncu's auto units ("us"), as ncu 2025.3 printed it without --print-units base.
+  prepare("auto_units", "kscope_sweep_auto_units.csv");
+  const auto r = run("ncu_auto_units");
+  ASSERT_EQ(r.processed().size(), 4u);
+  EXPECT_NEAR(avg(r, "vadd", 0), 10050.0, 1e-6);
+  EXPECT_NEAR(avg(r, "scale", 1), 11051.0, 1e-6);
+  for (const auto& row : r.raw()) EXPECT_EQ(row.unit, std::optional<std::string>("ns"));
+}
+
 TEST_F(NcuToolTest, WithoutPayloadResultsAreAttributedInLaunchOrder) {
   prepare("order", "kscope_sweep_no_payload.csv");
   expect_sweep(run("ncu_order"));

@@ -11,6 +11,19 @@ std::string quoted_errors(const NcuLog& log, const std::string& log_path) {
   return out + "(ncu's full log: " + log_path + ")";
 }
 
+// What ncu was doing last (the kernel it was profiling) and the program's stderr tail.
+std::string failure_context(const NcuLog& log, const subprocess::ProcessResult& process) {
+  std::string out;
+  if (!log.progress_tail.empty()) {
+    out += "\nncu's last progress lines:\n";
+    for (const auto& p : log.progress_tail) out += "  ==PROF== " + p + "\n";
+  }
+  out += process.stderr_tail.empty()
+             ? std::string("\nThe program printed nothing on stderr (its stdout is not kept).")
+             : "\nLast lines of the program's stderr:\n" + process.stderr_text();
+  return out;
+}
+
 }  // namespace
 
 std::string invalid_metrics_message(const std::vector<std::string>& metrics,
@@ -51,8 +64,7 @@ void diagnose_ncu_run(const NcuRunFacts& f) {
     throw ToolError(
         "ncu " + (process.succeeded() ? std::string("reported errors") : "ended with " + process.status_text()) +
         " while profiling session '" + f.marker.name + "':\n" + quoted_errors(f.log, f.paths.log) +
-        (process.stderr_tail.empty() ? std::string()
-                                     : "\nLast lines of the program's stderr:\n" + process.stderr_text()));
+        failure_context(f.log, process));
   }
   subprocess::check_child_outcome(f.outcome, f.marker, "ncu");
   if (!f.report_exists) {

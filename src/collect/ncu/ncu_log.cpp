@@ -39,6 +39,11 @@ NcuLog parse_ncu_log(std::string_view text) {
         if (!name.empty()) log.unknown_metrics.push_back(name);
       }
       log.errors.push_back(msg);
+    } else if (starts_with(line, "==PROF==")) {
+      log.progress_tail.push_back(trim(line.substr(8)));
+      if (log.progress_tail.size() > kNcuProgressTailLines) {
+        log.progress_tail.erase(log.progress_tail.begin());
+      }
     } else if (starts_with(line, "==WARNING==")) {
       const std::string msg = trim(line.substr(11));
       if (msg.find("No kernels were profiled") != std::string::npos) log.no_kernels_profiled = true;

@@ -82,6 +82,25 @@ TEST(NcuDiagnosisTest, FailedNcuQuotesItsErrorsTheLogAndTheStderrTail) {
   EXPECT_TRUE(has(e, "Segmentation fault in user code")) << e;
 }
 
+TEST(NcuDiagnosisTest, FailedNcuSaysWhichKernelItWasProfiling) {
+  // What the GPU machine showed for an out-of-bounds kernel: the driver's LaunchFailed, nothing
+  // on stderr. The ==PROF== lines say where it happened.
+  auto f = good_run();
+  f.outcome.process.exit_code = 9;
+  f.outcome.report.reset();
+  f.log = parse_ncu_log(
+      "==PROF== Connected to process 7 (/work/app)\n"
+      "==PROF== Profiling \"vadd_kernel\" - 3: 0%....50%....100% - 1 pass\n"
+      "==PROF== Profiling \"vadd_kernel\" - 4: 0%....50%\n"
+      "==ERROR== An error was reported by the driver:\n==ERROR== LaunchFailed\n"
+      "==ERROR== The application returned an error code (9).\n");
+  const auto e = error_of<ToolError>(f);
+  EXPECT_TRUE(has(e, "  ==ERROR== LaunchFailed")) << e;
+  EXPECT_TRUE(has(e, "ncu's last progress lines:\n  ==PROF== Connected to process 7")) << e;
+  EXPECT_TRUE(has(e, "  ==PROF== Profiling \"vadd_kernel\" - 4: 0%....50%\n")) << e;
+  EXPECT_TRUE(has(e, "printed nothing on stderr")) << e;
+}
+
 TEST(NcuDiagnosisTest, ErrorLinesFailTheRunEvenWithExitStatusZero) {
   auto f = good_run();
   f.log = parse_ncu_log("==ERROR== Invalid configuration for nvtx-include\n");

@@ -39,6 +39,17 @@ TEST(NcuLogTest, UnknownMetricsAndNoKernels) {
   EXPECT_TRUE(log.no_kernels_profiled);
 }
 
+TEST(NcuLogTest, KeepsTheLastProgressLines) {
+  std::string text;
+  for (int i = 0; i < 10; ++i) {
+    text += "==PROF== Profiling \"k\" - " + std::to_string(i) + ": 0%....100% - 1 pass\n";
+  }
+  const auto log = parse_ncu_log(text + "==ERROR== LaunchFailed\n");
+  ASSERT_EQ(log.progress_tail.size(), kNcuProgressTailLines);
+  EXPECT_EQ(log.progress_tail.front(), "Profiling \"k\" - 4: 0%....100% - 1 pass");
+  EXPECT_EQ(log.progress_tail.back(), "Profiling \"k\" - 9: 0%....100% - 1 pass");
+}
+
 TEST(NcuLogTest, MissingLogFileIsEmpty) {
   const auto log = read_ncu_log(testing::scratch_dir("ncu_log_missing") + "none.log");
   EXPECT_TRUE(log.errors.empty());

@@ -13,6 +13,7 @@ from ._callsite import warn
 from ._configs import FunctionSignature, bind, engine_configs, sanitize_configs
 from ._native import native
 from ._options import KernelSettings, engine_options, resolve_output_prefix
+from ._reexec import flushing_in_child
 from .info_collectors import engine_collectors, normalize_collectors, validate_collectors
 from .results import ProfileResults
 from .tools import resolve_tool
@@ -62,7 +63,9 @@ class KernelProfiler:
             if func(*call.args, **call.kwargs) is not None:
                 returned_value = True
 
-        results = native.profile(func.__name__, engine_configs(self.signature, rows), run, options)
+        results = native.profile(
+            func.__name__, engine_configs(self.signature, rows), flushing_in_child(run), options
+        )
         if returned_value:
             warn(
                 f"Function '{func.__name__}' returns a value, but the return value for a "

@@ -26,6 +26,7 @@ from typing import Any
 from ._configs import bind, engine_configs, sanitize_configs
 from ._native import native
 from ._options import _names, engine_options, resolve_output_prefix
+from ._reexec import flushing_in_child
 from .analyze import kernel
 from .results import ProfileResults
 from .tools import Tool
@@ -98,7 +99,9 @@ def sanitize(
         target(*call.args, **call.kwargs)
 
     name = target.__name__
-    results = native.profile(name, engine_configs(profiler.signature, rows), run, options)
+    results = native.profile(
+        name, engine_configs(profiler.signature, rows), flushing_in_child(run), options
+    )
     return ProfileResults(results, rows)
 
 

@@ -4,6 +4,7 @@ tools that re-execute the program (ncu), which under pytest would re-run the tes
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-PYTHON_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "python")
+PYTHON_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+FIXTURES_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fixtures"))
 
 
 def skip_without_ncu() -> None:
@@ -20,14 +22,55 @@ def skip_without_ncu() -> None:
         pytest.skip("Nsight Compute (ncu) is not installed")
 
 
-def run_script(directory: Path, name: str, source: str) -> subprocess.CompletedProcess[str]:
-    """Writes ``source`` to ``directory/name`` and runs it there; fails the test on a non-zero
-    exit status, showing the ends of its output."""
+def _tail(text: str, limit: int) -> str:
+    return text if len(text) <= limit else "[...]\n" + text[-limit:]
+
+
+def describe(done: subprocess.CompletedProcess[str], directory: Path) -> str:
+    """What a failed script run left: its command and exit status, the ends of its stdout and
+    stderr, and the ends of the ncu logs and child reports kscope wrote, found under
+    ``directory`` (an output prefix there) or named by the ncu command line in the output
+    (``--log-file``, printed at verbosity DEBUG)."""
+    parts = [f"command: {done.args}", f"exit status: {done.returncode}",
+             "--- stdout ---", _tail(done.stdout, 4000),
+             "--- stderr ---", _tail(done.stderr, 4000)]  # fmt: skip
+    logs = {str(p) for p in directory.glob("**/ncu-output-*.log")}
+    logs.update(re.findall(r"--log-file (\S+\.log)", done.stdout + done.stderr))
+    for log in sorted(logs):
+        for path in (Path(log), Path(log[: -len(".log")] + ".child.json")):
+            if path.is_file():
+                parts += [f"--- {path} ---", _tail(path.read_text(errors="replace"), 3000)]
+    return "\n".join(parts)
+
+
+def run_script(directory: Path, name: str, source: str,
+               env: dict[str, str | None] | None = None,
+               check: bool = True) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """Writes ``source`` to ``directory/name`` and runs it there with ``env`` added to the
+    environment (a None value removes the variable); with ``check``, fails the test on a
+    non-zero exit status, showing :func:`describe`. PYTHONFAULTHANDLER is set, so a crash prints
+    the Python stack."""
     script = directory / name
     script.write_text(source)
-    path = os.pathsep.join([PYTHON_DIR, os.environ.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, str(script)], cwd=directory, text=True,
-                          env=dict(os.environ, PYTHONPATH=path), capture_output=True,
-                          timeout=500)  # fmt: skip
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    path = os.pathsep.join(p for p in [PYTHON_DIR, os.environ.get("PYTHONPATH", "")] if p)
+    environment = dict(os.environ, PYTHONPATH=path, PYTHONFAULTHANDLER="1")
+    for key, value in (env or {}).items():
+        if value is None:
+            environment.pop(key, None)
+        else:
+            environment[key] = value
+    command = [sys.executable, str(script)]
+    try:
+        done = subprocess.run(command, cwd=directory, text=True, env=environment,
+                              capture_output=True, timeout=500)  # fmt: skip
+    except subprocess.TimeoutExpired as timeout:
+        def text(out: str | bytes | None) -> str:
+            return out.decode(errors="replace") if isinstance(out, bytes) else out or ""
+
+        stopped = subprocess.CompletedProcess(
+            command, -9, text(timeout.stdout), text(timeout.stderr)
+        )
+        pytest.fail(f"timed out after {timeout.timeout} s\n" + describe(stopped, directory))
+    if check:
+        assert done.returncode == 0, describe(done, directory)
     return done

@@ -8,18 +8,21 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from script_runner import run_script, skip_without_ncu
+from script_runner import describe, run_script, skip_without_ncu
 
 pytestmark = pytest.mark.gpu
 
 SCRIPT = textwrap.dedent(
     """
+    import os
     import torch
     import kscope
 
+    # Report, log and child report next to the script, where the test looks on failure.
     @kscope.analyze.kernel(configs=[(1 << 20,), (1 << 22,)], runs=2, tool="ncu",
                            metrics=["gpu__time_duration.sum", "dram__bytes_read.sum"],
-                           verbosity=kscope.VerbosityLevel.SILENT)
+                           verbosity=kscope.VerbosityLevel.DEBUG,
+                           output_prefix=os.path.join(os.getcwd(), "kscope_out", ""))
     def vadd(n):
         a = torch.randn(n, device="cuda")
         b = torch.randn(n, device="cuda")
@@ -37,4 +40,6 @@ def test_ncu_tool_from_a_python_script(tmp_path):
     skip_without_ncu()
     pytest.importorskip("torch")
     done = run_script(tmp_path, "ncu_script.py", SCRIPT)
-    assert "ROWS 4 ['dram__bytes_read.sum', 'gpu__time_duration.sum']" in done.stdout
+    # Base units whatever ncu prints by default ("us", "Mbyte" on ncu 2025.3).
+    expected = "ROWS 4 ['dram__bytes_read.sum', 'gpu__time_duration.sum'] ['byte', 'ns']"
+    assert expected in done.stdout, describe(done, tmp_path)

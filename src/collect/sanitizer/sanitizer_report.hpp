@@ -3,8 +3,9 @@
 // memcheck's precise errors ("Invalid __global__ write of size 4 bytes", with thread, block,
 // address, size, source line and the launch's host stack), leaks ("Leaked N bytes", with the
 // allocation's host stack), racecheck's analysis records (racing source and destination
-// accesses), initcheck's and synccheck's records, and anything else as its text says.
-// Annotation, config and run are left empty: finding_attribution.hpp fills them.
+// accesses), initcheck's and synccheck's records, records of CUDA API calls that returned an
+// error (category kApiErrorCategory), and anything else as its text says. Annotation, config and
+// run are left empty: finding_attribution.hpp fills them.
 
 #include <string>
 #include <string_view>
@@ -14,6 +15,20 @@
 #include "kscope/results.hpp"
 
 namespace kscope::sanitizer {
+
+/// compute-sanitizer's record kind of a leak (memcheck --leak-check full).
+inline constexpr std::string_view kLeakCategory = "Leak";
+/// The category kscope gives compute-sanitizer's records of a CUDA API call that returned an
+/// error ("Program hit cudaErrorLaunchFailure (error 719) due to "unspecified launch failure" on
+/// CUDA API call to cudaFree."), whatever their XML <kind>: after a memory error they are its
+/// consequences (the CUDA context is unusable), not errors of a kernel.
+inline constexpr std::string_view kApiErrorCategory = "ApiError";
+
+[[nodiscard]] bool is_leak(const Finding& f);
+[[nodiscard]] bool is_api_error(const Finding& f);
+/// An error found in a kernel (memory access, race, uninitialised read, barrier): neither a leak
+/// nor a failed CUDA API call. These are what "N errors in M kernels" counts.
+[[nodiscard]] bool is_kernel_error(const Finding& f);
 
 /// One record of the report. `check` is the tool that wrote it ("memcheck", ...).
 [[nodiscard]] Finding finding_from_record(const XmlElement& record, const std::string& check);

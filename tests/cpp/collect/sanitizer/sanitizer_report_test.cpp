@@ -52,6 +52,8 @@ TEST(SanitizerReportTest, MemcheckLeak) {
   ASSERT_EQ(fs.size(), 1u);
   const Finding& f = fs[0];
   EXPECT_EQ(f.category, "Leak");
+  EXPECT_TRUE(is_leak(f));
+  EXPECT_FALSE(is_kernel_error(f));
   EXPECT_EQ(f.kind, "Leaked 1024 bytes");
   EXPECT_EQ(f.size, std::optional<std::uint64_t>(1024));
   EXPECT_EQ(f.address, std::optional<std::uint64_t>(0x7f67e0800000ULL));
@@ -110,14 +112,73 @@ TEST(SanitizerReportTest, KernelFromLaunchStackWithoutDeviceStub) {
 
 TEST(SanitizerReportTest, UnknownRecordsAreKeptAsTheirTextSays) {
   const auto fs = parse_sanitizer_report(
-      "<ComputeSanitizerOutput><record><kind>ApiError</kind><what><text>Program hit "
-      "cudaErrorInvalidValue</text></what></record><record/></ComputeSanitizerOutput>",
+      "<ComputeSanitizerOutput><record><kind>Odd</kind><what><text>Something "
+      "else</text></what></record><record/></ComputeSanitizerOutput>",
       "memcheck", "t");
   ASSERT_EQ(fs.size(), 2u);
-  EXPECT_EQ(fs[0].kind, "Program hit cudaErrorInvalidValue");
+  EXPECT_EQ(fs[0].kind, "Something else");
+  EXPECT_EQ(fs[0].category, "Odd");
   EXPECT_EQ(fs[0].kernel, "");
+  EXPECT_TRUE(is_kernel_error(fs[0]));
   EXPECT_EQ(fs[1].kind, "");
   EXPECT_EQ(fs[1].severity, "Error");
+}
+
+// After a memory error the CUDA context is unusable and every later CUDA call fails;
+// compute-sanitizer reports each one. They are no errors of a kernel.
+TEST(SanitizerReportTest, FailedApiCallsAreTheirOwnCategory) {
+  const auto fs = fixture("memcheck_oob_api_errors.xml", "memcheck");
+  ASSERT_EQ(fs.size(), 4u);
+  EXPECT_TRUE(is_kernel_error(fs[0]));
+  EXPECT_EQ(fs[0].category, "Precise");
+  const std::vector<std::string> calls = {"cudaDeviceSynchronize", "cudaFree", "cudaGetLastError"};
+  for (std::size_t i = 1; i < fs.size(); ++i) {
+    const Finding& f = fs[i];
+    EXPECT_TRUE(is_api_error(f));
+    EXPECT_FALSE(is_kernel_error(f));
+    EXPECT_FALSE(is_leak(f));
+    EXPECT_EQ(f.category, "ApiError");
+    EXPECT_EQ(f.kind,
+              "Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch "
+              "failure\" on CUDA API call to " +
+                  calls[i - 1] + ".");
+    EXPECT_EQ(f.function, calls[i - 1]);  // the call that failed
+    EXPECT_EQ(f.detail, "cudaErrorLaunchFailure");
+    EXPECT_EQ(f.kernel, "");
+    EXPECT_FALSE(f.thread.has_value());
+    EXPECT_EQ(f.host_stack.size(), 2u);
+  }
+}
+
+TEST(SanitizerReportTest, FailedApiCallByKindOrByText) {
+  const auto fs = parse_sanitizer_report(
+      "<ComputeSanitizerOutput>"
+      // A kind that names the API is enough.
+      "<record><kind>HostApiError</kind><what><text>cudaMalloc failed</text></what></record>"
+      // The text alone: a driver API call, the error taken from the text.
+      "<record><kind>Precise</kind><what><text>Program hit CUDA_ERROR_INVALID_VALUE (error 1) due "
+      "to \"invalid argument\" on CUDA API call to cuPointerGetAttribute.</text></what>"
+      "<hostStack><saveLocation>kernel launch time</saveLocation><frame><func>"
+      "__device_stub__Z4vaddPfS_S_i</func></frame></hostStack></record>"
+      // The wording of older versions.
+      "<record><what><text>Program hit invalid device context (error 201) on CUDA API call to "
+      "cuCtxGetDevice.</text></what></record>"
+      // Not an API error: "Program hit" without a call.
+      "<record><kind>Precise</kind><what><text>Program hit a breakpoint</text></what></record>"
+      "</ComputeSanitizerOutput>",
+      "memcheck", "t");
+  ASSERT_EQ(fs.size(), 4u);
+  EXPECT_TRUE(is_api_error(fs[0]));
+  EXPECT_EQ(fs[0].function, "");
+  EXPECT_EQ(fs[0].detail, "");
+  EXPECT_TRUE(is_api_error(fs[1]));
+  EXPECT_EQ(fs[1].function, "cuPointerGetAttribute");
+  EXPECT_EQ(fs[1].detail, "CUDA_ERROR_INVALID_VALUE");
+  EXPECT_EQ(fs[1].kernel, "");  // not the kernel of a launch stack
+  EXPECT_TRUE(is_api_error(fs[2]));
+  EXPECT_EQ(fs[2].function, "cuCtxGetDevice");
+  EXPECT_EQ(fs[2].detail, "invalid device context");
+  EXPECT_TRUE(is_kernel_error(fs[3]));
 }
 
 TEST(SanitizerReportTest, OddNumbersAreLeftOutNotFatal) {

@@ -1,6 +1,8 @@
 #pragma once
 // The one line per check the sanitizer tool prints at INFO: "memcheck: clean", or
-// "memcheck: 3 errors in 2 kernels (oob, scale); 1 leak (1024 bytes)".
+// "memcheck: 3 errors in 2 kernels (oob, scale); 1 leak (1024 bytes); 2 CUDA API calls failed
+// after the first error (cudaDeviceSynchronize, cudaFree)". Failed API calls and leaks are not
+// counted as errors of a kernel.
 
 #include <string>
 #include <vector>

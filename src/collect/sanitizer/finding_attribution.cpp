@@ -6,15 +6,14 @@
 #include <set>
 #include <utility>
 
+#include "collect/sanitizer/sanitizer_report.hpp"
+
 namespace kscope::sanitizer {
 namespace {
 
 using Counts = std::map<std::string, std::size_t>;
 
 constexpr char kSeparator = '\x1f';
-constexpr const char* kLeakCategory = "Leak";
-
-bool is_leak(const Finding& f) { return f.category == kLeakCategory; }
 
 std::size_t count_of(const Counts& c, const std::string& key) {
   const auto it = c.find(key);
@@ -69,13 +68,23 @@ class Attributor {
   // config).
   void place_config(std::size_t c, const CheckRun& r) {
     std::vector<Finding> kernels;
+    std::vector<Finding> api_errors;
     for (auto& f : benchmark_findings(r.findings)) {
       if (is_leak(f)) {
         f.attribution = "session";
         add(std::move(f), c);
       } else {
-        kernels.push_back(std::move(f));
+        (is_api_error(f) ? api_errors : kernels).push_back(std::move(f));
       }
+    }
+    // After an error in a kernel, the CUDA API calls that failed are its consequences (the
+    // context is unusable): they are kept with their run, but not placed by the narrowing runs,
+    // whose own calls at the boundary where they stop fail too. Failed calls alone are placed.
+    std::vector<Finding> consequences;
+    if (kernels.empty()) {
+      kernels = std::move(api_errors);
+    } else {
+      consequences = std::move(api_errors);
     }
     if (kernels.empty()) return;
     if (!r.ended_early.empty()) {
@@ -85,10 +94,8 @@ class Attributor {
                            r.ended_early + ").");
     }
     if (!r.reported) {
-      for (auto& f : kernels) {
-        f.attribution = "run";
-        add(std::move(f), c);
-      }
+      kernels.insert(kernels.end(), consequences.begin(), consequences.end());
+      add_in_run(std::move(kernels), c);
       return;
     }
     std::vector<std::string> annotations;
@@ -97,6 +104,7 @@ class Attributor {
     }
     const auto probe = [&](std::size_t boundary) { return run(check_scope(c, boundary)).findings; };
     for (auto& f : place_in_run(kernels, annotations, probe)) add(std::move(f), c);
+    add_in_run(std::move(consequences), c);
   }
 
   CheckOutcome finish(const std::vector<Finding>& sweep) {
@@ -109,7 +117,8 @@ class Attributor {
       Finding u = f;
       u.attribution = "unattributed";
       out_.findings.push_back(std::move(u));
-      ++unplaced;
+      // A failed API call of the sweep (e.g. after an earlier config's error) is kept silently.
+      if (!is_api_error(f)) ++unplaced;
     }
     if (unplaced > 0) {
       out_.notes.push_back(
@@ -126,6 +135,15 @@ class Attributor {
     f.config = c;
     f.run = 0;  // the sanitizer checks each config once
     out_.findings.push_back(std::move(f));
+  }
+
+  // In config c's run, annotation not determined.
+  void add_in_run(std::vector<Finding> findings, std::size_t c) {
+    for (auto& f : findings) {
+      f.annotation.clear();
+      f.attribution = "run";
+      add(std::move(f), c);
+    }
   }
 
   const std::string& check_;

@@ -14,6 +14,8 @@
 // addresses). Leaks are placed by their allocation's host stack: allocated inside kscope's
 // session (the benchmark) means a leak of that config's run; anything else was allocated by the
 // program outside the session and is not the benchmark's (the child ends at the session's end).
+// CUDA API calls that failed in a run with an error in a kernel are that error's consequences:
+// they keep their config and run, attribution "run", and are not narrowed down.
 // This file is the logic over those runs; SanitizerTool runs them.
 
 #include <cstddef>

@@ -49,6 +49,22 @@ inline Finding oob(const std::string& kernel, std::uint32_t thread = 0,
   return f;
 }
 
+/// compute-sanitizer's record of CUDA API call `call` failing (after a memory error broke the
+/// context, every call does).
+inline Finding failed_call(const std::string& call) {
+  Finding f;
+  f.check = "memcheck";
+  f.category = "ApiError";
+  f.severity = "Error";
+  f.kind =
+      "Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" "
+      "on CUDA API call to " +
+      call + ".";
+  f.function = call;
+  f.detail = "cudaErrorLaunchFailure";
+  return f;
+}
+
 /// A leak of `bytes`, allocated inside kscope's session (the benchmark) or outside it.
 inline Step leak(std::uint64_t bytes, bool in_session) {
   Finding f;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "collect/sanitizer/sanitizer_report.hpp"
 #include "fake_program.hpp"
 
 namespace kscope::sanitizer {
@@ -140,6 +141,51 @@ TEST(FindingAttributionTest, PoisonedContextEndsTheSweepButEveryConfigIsCheckedA
   ASSERT_EQ(o.notes.size(), 2u);
   EXPECT_NE(o.notes[0].find("config 0"), std::string::npos);
   EXPECT_NE(o.notes[0].find("later kernels of that run were not checked"), std::string::npos);
+}
+
+// The first GPU run: after the out-of-bounds write every CUDA call failed, and each narrowing
+// run's own calls at the boundary where it stopped failed too, so the failed calls were placed
+// in annotations and counted as errors. They are the error's consequences: kept with their run,
+// not narrowed down (no extra runs), after the error they follow.
+TEST(FindingAttributionTest, FailedApiCallsAfterAnErrorStayWithTheirRun) {
+  Step s = launch("scale", {oob("scale"), testing::failed_call("cudaDeviceSynchronize"),
+                            testing::failed_call("cudaFree")});
+  s.poisons = true;
+  FakeProgram p({{enter("s"), launch("fill"), leave()},
+                 {enter("s"), launch("fill"), leave(), enter("t"), s, leave()}});
+  const auto o = attribute(p);
+  ASSERT_EQ(o.findings.size(), 3u);
+  EXPECT_EQ(o.findings[0].kind, "Invalid __global__ write of size 4 bytes");
+  EXPECT_EQ(o.findings[0].annotation, "t");
+  EXPECT_EQ(o.findings[0].attribution, "annotation");
+  for (std::size_t i = 1; i < 3; ++i) {
+    const Finding& f = o.findings[i];
+    EXPECT_TRUE(is_api_error(f));
+    EXPECT_EQ(f.config, std::optional<std::size_t>(1));
+    EXPECT_EQ(f.run, std::optional<std::size_t>(0));
+    EXPECT_EQ(f.annotation, "");
+    EXPECT_EQ(f.attribution, "run");
+  }
+  EXPECT_EQ(o.findings[1].function, "cudaDeviceSynchronize");
+  EXPECT_EQ(o.findings[2].function, "cudaFree");
+  // The sweep, each config alone, and the boundaries that place the write only.
+  const auto plain = [] {
+    Step q = launch("scale", {oob("scale")});
+    q.poisons = true;
+    return q;
+  }();
+  FakeProgram q({{enter("s"), launch("fill"), leave()},
+                 {enter("s"), launch("fill"), leave(), enter("t"), plain, leave()}});
+  EXPECT_EQ(o.program_runs, attribute(q).program_runs);
+}
+
+TEST(FindingAttributionTest, FailedApiCallsAloneArePlaced) {
+  FakeProgram p({{enter("a"), launch("k"), leave(), enter("alloc"),
+                  launch("k", {testing::failed_call("cudaMalloc")}), leave()}});
+  const auto o = attribute(p);
+  ASSERT_EQ(o.findings.size(), 1u);
+  EXPECT_EQ(o.findings[0].annotation, "alloc");
+  EXPECT_EQ(o.findings[0].attribution, "annotation");
 }
 
 TEST(FindingAttributionTest, ProgramThatExitsOnTheErrorKeepsConfigButNotAnnotation) {

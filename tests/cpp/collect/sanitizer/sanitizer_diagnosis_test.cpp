@@ -194,5 +194,32 @@ TEST(CheckSummaryTest, OneLinePerCheck) {
   EXPECT_EQ(check_summary("initcheck", {a}), "initcheck: clean");
 }
 
+TEST(CheckSummaryTest, FailedApiCallsAreNotErrorsOfAKernel) {
+  Finding oob;
+  oob.check = "memcheck";
+  oob.category = "Precise";
+  oob.severity = "Error";
+  oob.kernel = "write_indices";
+  auto failed = [](const std::string& call) {
+    Finding f;
+    f.check = "memcheck";
+    f.category = "ApiError";
+    f.severity = "Error";
+    f.function = call;
+    return f;
+  };
+  Finding leak;
+  leak.check = "memcheck";
+  leak.category = "Leak";
+  leak.size = 4000;
+  EXPECT_EQ(check_summary("memcheck", {oob, failed("cudaDeviceSynchronize"), failed("cudaFree"),
+                                       failed("cudaFree"), leak}),
+            "memcheck: 1 error in 1 kernel (write_indices); 1 leak (4000 bytes); 3 CUDA API calls "
+            "failed after the first error (cudaDeviceSynchronize, cudaFree)");
+  // Failed calls alone: no first error to follow, and not clean.
+  EXPECT_EQ(check_summary("memcheck", {failed("cudaMalloc")}),
+            "memcheck: 1 CUDA API call failed (cudaMalloc)");
+}
+
 }  // namespace
 }  // namespace kscope::sanitizer

@@ -35,11 +35,6 @@ std::string session_text(const SanitizerRunFacts& f) {
          ")";
 }
 
-std::size_t error_records(const std::vector<Finding>& findings) {
-  return static_cast<std::size_t>(std::count_if(
-      findings.begin(), findings.end(), [](const Finding& x) { return x.category != "Leak"; }));
-}
-
 }  // namespace
 
 bool device_not_supported(const std::string& text) {
@@ -58,6 +53,16 @@ long long error_summary_count(const std::string& text) {
     any = true;
   }
   return any ? n : -1;
+}
+
+bool reached_print_limit(std::size_t records, int print_limit, const std::string& log_text) {
+  // The limit caps the XML's records of every kind (leaks and failed API calls too); fewer
+  // records than the limit were not cut. At the limit, the log's ERROR SUMMARY (which counts
+  // everything compute-sanitizer found) tells a run cut there from one that found exactly that
+  // many; without it the run counts as cut.
+  if (print_limit <= 0 || records < static_cast<std::size_t>(print_limit)) return false;
+  const long long summary = error_summary_count(log_text);
+  return summary < 0 || summary > static_cast<long long>(records);
 }
 
 CheckRun interpret_sanitizer_run(const SanitizerRunFacts& f) {
@@ -101,10 +106,7 @@ CheckRun interpret_sanitizer_run(const SanitizerRunFacts& f) {
         std::string(e.what()) + ". compute-sanitizer ended with " + p.status_text() +
         "; a report cut short usually means it or the program was killed. Its log: " + f.files.log);
   }
-  const std::size_t records = error_records(run.findings);
-  const long long summary = error_summary_count(log_text);
-  run.truncated = f.print_limit > 0 && (records >= static_cast<std::size_t>(f.print_limit) ||
-                                        summary > static_cast<long long>(records));
+  run.truncated = reached_print_limit(run.findings.size(), f.print_limit, log_text);
   run.reported = report.has_value();
   if (report) run.trace = report->trace;
 

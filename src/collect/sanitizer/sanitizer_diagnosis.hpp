@@ -30,6 +30,12 @@ struct SanitizerRunFacts {
 /// Whether compute-sanitizer's output says it cannot run on this GPU ("Device not supported").
 [[nodiscard]] bool device_not_supported(const std::string& text);
 
+/// Whether a run whose XML report has `records` records stopped reporting at --print-limit
+/// `print_limit` (0: no limit): it has that many records and its log (`log_text`) does not say
+/// it found exactly that many.
+[[nodiscard]] bool reached_print_limit(std::size_t records, int print_limit,
+                                       const std::string& log_text);
+
 /// The N of "ERROR SUMMARY: N errors" in compute-sanitizer's text output; -1 when absent.
 [[nodiscard]] long long error_summary_count(const std::string& text);
 

@@ -14,7 +14,7 @@ import pandas as pd
 from ._dataframe import _object_column, _parameter_columns
 
 #: The columns of a findings DataFrame, parameters after ``Annotation``.
-LEADING_COLUMNS = ("Check", "Kind", "Severity", "Annotation")
+LEADING_COLUMNS = ("Check", "Kind", "Category", "Severity", "Annotation")
 TRAILING_COLUMNS = ("Kernel", "Block", "Thread", "Address", "Size", "File", "Line", "Detail",
                     "Count", "Config", "Run", "Attribution", "HostStack")  # fmt: skip
 
@@ -34,15 +34,17 @@ def _dim3(value: Any) -> tuple[int, int, int] | None:
 def findings_frame(
     findings: Sequence[dict[str, Any]], parameters: Sequence[str], rows: Sequence[tuple[Any, ...]]
 ) -> pd.DataFrame:
-    """``Check, Kind, Severity, Annotation, <parameters>, Kernel, Block, Thread, Address, Size,
-    File, Line, Detail, Count, Config, Run, Attribution, HostStack``: one row per finding, the
-    parameter columns holding the config's Python values (None when the config is unknown).
-    No findings: an empty frame with the same columns."""
+    """``Check, Kind, Category, Severity, Annotation, <parameters>, Kernel, Block, Thread,
+    Address, Size, File, Line, Detail, Count, Config, Run, Attribution, HostStack``: one row per
+    finding (``Category``: compute-sanitizer's record kind, ``ApiError`` for a failed CUDA API
+    call), the parameter columns holding the config's Python values (None when the config is
+    unknown). No findings: an empty frame with the same columns."""
     n = len(findings)
     known = [f.get("config") is not None and f["config"] < len(rows) for f in findings]
     columns: dict[str, Any] = {
         "Check": [f.get("check", "") for f in findings],
         "Kind": [f.get("kind", "") for f in findings],
+        "Category": [f.get("category", "") for f in findings],
         "Severity": [f.get("severity", "") for f in findings],
         "Annotation": [f.get("annotation", "") for f in findings],
     }

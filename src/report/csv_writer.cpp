@@ -114,19 +114,19 @@ void write_processed_csv(const Results& results, std::ostream& out) {
 }
 
 void write_findings_csv(const Results& results, std::ostream& out) {
-  std::vector<std::string> header = {"Check",  "Kind",   "Severity", "Annotation", "Kernel",
-                                     "Block",  "Thread", "Address",  "Size",       "File",
-                                     "Line",   "Detail", "Count",    "Config",     "Run",
-                                     "Attribution", "HostStack"};
+  std::vector<std::string> header = {"Check",  "Kind",   "Category", "Severity", "Annotation",
+                                     "Kernel", "Block",  "Thread",   "Address",  "Size",
+                                     "File",   "Line",   "Detail",   "Count",    "Config",
+                                     "Run",    "Attribution", "HostStack"};
   for (const auto& p : results.parameters()) header.push_back(p);
   write_row(out, header);
   auto opt = [](const auto& v) { return v ? std::to_string(*v) : std::string(); };
   for (const auto& f : results.findings()) {
     std::string stack;
     for (const auto& frame : f.host_stack) stack += (stack.empty() ? "" : " <- ") + frame;
-    std::vector<std::string> row = {f.check, f.kind, f.severity, f.annotation, f.kernel,
-                                    dim3_text(f.block), dim3_text(f.thread), hex_text(f.address),
-                                    opt(f.size), f.file, opt(f.line), f.detail,
+    std::vector<std::string> row = {f.check, f.kind, f.category, f.severity, f.annotation,
+                                    f.kernel, dim3_text(f.block), dim3_text(f.thread),
+                                    hex_text(f.address), opt(f.size), f.file, opt(f.line), f.detail,
                                     std::to_string(f.count), opt(f.config), opt(f.run),
                                     f.attribution, stack};
     const bool known = f.config && *f.config < results.configs().size();

@@ -17,9 +17,9 @@ void write_raw_csv(const Results& results, std::ostream& out);
 /// [NormalizationValue], Geomean.
 void write_processed_csv(const Results& results, std::ostream& out);
 
-/// Findings of a sanitizer result: Check, Kind, Severity, Annotation, Kernel, Block, Thread,
-/// Address, Size, File, Line, Detail, Count, Config, Run, Attribution, HostStack (frames joined
-/// by " <- "), <parameters...> (empty when the config is unknown).
+/// Findings of a sanitizer result: Check, Kind, Category, Severity, Annotation, Kernel, Block,
+/// Thread, Address, Size, File, Line, Detail, Count, Config, Run, Attribution, HostStack (frames
+/// joined by " <- "), <parameters...> (empty when the config is unknown).
 void write_findings_csv(const Results& results, std::ostream& out);
 
 /// One CSV field, quoted when it holds a comma, quote or newline.

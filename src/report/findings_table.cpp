@@ -44,7 +44,8 @@ void print_findings(const Results& results, std::ostream& out) {
   }
   std::vector<std::string> header = {"Check", "Annotation"};
   for (const auto& p : results.parameters()) header.push_back(p);
-  for (const char* c : {"Kernel", "Kind", "Block", "Thread", "Where", "Attribution"}) {
+  for (const char* c :
+       {"Kernel", "Category", "Kind", "Block", "Thread", "Where", "Attribution"}) {
     header.emplace_back(c);
   }
   std::vector<std::vector<std::string>> rows;
@@ -56,6 +57,7 @@ void print_findings(const Results& results, std::ostream& out) {
       row.push_back(c && i < c->size() ? (*c)[i].to_string() : "?");
     }
     row.push_back(f.kernel.empty() ? "-" : f.kernel);
+    row.push_back(f.category.empty() ? "-" : f.category);
     row.push_back(f.kind + (f.detail.empty() ? "" : " (" + f.detail + ")"));
     row.push_back(dim3_text(f.block));
     row.push_back(dim3_text(f.thread));

@@ -91,9 +91,9 @@ TEST(SanitizerResultsTest, FindingsCsvIsTheThirdFile) {
   std::getline(lines, header);
   std::getline(lines, first);
   EXPECT_EQ(header,
-            "Check,Kind,Severity,Annotation,Kernel,Block,Thread,Address,Size,File,Line,Detail,"
-            "Count,Config,Run,Attribution,HostStack,n");
-  EXPECT_EQ(first.rfind("memcheck,Invalid __global__ write of size 4 bytes,Error,scale,oob,"
+            "Check,Kind,Category,Severity,Annotation,Kernel,Block,Thread,Address,Size,File,Line,"
+            "Detail,Count,Config,Run,Attribution,HostStack,n");
+  EXPECT_EQ(first.rfind("memcheck,Invalid __global__ write of size 4 bytes,Precise,Error,scale,oob,"
                         "\"0,0,0\",\"0,0,0\",0x7efb9c800000,4,/src/probes/cs_bugs.cu,5,"
                         "out of bounds,1,1,0,annotation,cuLaunchKernel (",
                         0),
@@ -118,9 +118,9 @@ TEST(SanitizerResultsTest, TableListsFindingsOrSaysClean) {
   std::ostringstream table;
   sanitizer_results(attributed_fixture()).print(table);
   const std::string t = table.str();
-  EXPECT_NE(t.find("Check     Annotation  n     Kernel  Kind"), std::string::npos) << t;
-  EXPECT_NE(t.find("memcheck  scale       3000  oob     Invalid __global__ write of size 4 bytes "
-                   "(out of bounds)  0,0,0  0,0,0   cs_bugs.cu:5  annotation"),
+  EXPECT_NE(t.find("Check     Annotation  n     Kernel  Category  Kind"), std::string::npos) << t;
+  EXPECT_NE(t.find("memcheck  scale       3000  oob     Precise   Invalid __global__ write of size "
+                   "4 bytes (out of bounds)  0,0,0  0,0,0   cs_bugs.cu:5  annotation"),
             std::string::npos)
       << t;
   EXPECT_NE(t.find("memcheck  -           ?     oob"), std::string::npos) << t;

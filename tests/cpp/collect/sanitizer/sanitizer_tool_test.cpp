@@ -143,6 +143,50 @@ TEST_F(SanitizerToolTest, OnlyTheBuggyConfigIsNamed) {
   EXPECT_TRUE(has(table.str(), "scale       3000  oob")) << table.str();
 }
 
+// As on the first GPU run: the out-of-bounds write broke the context, so compute-sanitizer also
+// reported the CUDA calls that failed afterwards, the stopped runs' own calls included; with
+// --leak-check full its ERROR SUMMARY counts more than the records, far below the print limit.
+TEST_F(SanitizerToolTest, FailedApiCallsAreKeptAsTheErrorsConsequences) {
+  prepare("api");
+  const std::string xml = "memcheck_oob_api_errors.xml";
+  const std::string error = "CUDA error: unspecified launch failure";
+  outcome("once_release", xml, {0, 1}, 86, error);
+  outcome("configs-0_once_release", "memcheck_clean.xml", {0}, 0);
+  outcome("configs-1_once_release", xml, {1}, 86, error);
+  outcome("configs-2_once_release", "memcheck_clean.xml", {2}, 0);
+  outcome("configs-1_once_stop-1_release", "memcheck_clean.xml", {1}, 0);
+  outcome("configs-1_once_stop-2_release", xml, {1}, 86, error);
+  for (const char* key : {"once_release", "configs-1_once_release"}) {
+    testing::write_text(canned_ + key + ".log", "========= ERROR SUMMARY: 9 errors\n");
+  }
+  const auto r = run("api");
+  ASSERT_EQ(r.findings().size(), 4u);
+  const Finding& oob = r.findings()[0];
+  EXPECT_EQ(oob.kernel, "oob");
+  EXPECT_EQ(oob.annotation, "scale");
+  EXPECT_EQ(oob.attribution, "annotation");
+  for (std::size_t i = 1; i < 4; ++i) {
+    const Finding& f = r.findings()[i];
+    EXPECT_EQ(f.category, "ApiError");
+    EXPECT_EQ(f.config, std::optional<std::size_t>(1));
+    EXPECT_EQ(f.annotation, "");
+    EXPECT_EQ(f.attribution, "run");
+  }
+  EXPECT_EQ(runs(),
+            (std::vector<std::string>{"once_release", "configs-0_once_release",
+                                      "configs-1_once_release", "configs-1_once_stop-1_release",
+                                      "configs-1_once_stop-2_release", "configs-2_once_release"}));
+  // Only the note that config 1's run ended early: no print-limit warning.
+  ASSERT_EQ(warnings_.size(), 1u) << warnings_.back();
+  EXPECT_TRUE(has(warnings_[0], "memcheck, config 1: the program's run ended")) << warnings_[0];
+  std::ostringstream table;
+  r.print(table);
+  EXPECT_TRUE(has(table.str(), "Kernel  Category  Kind")) << table.str();
+  EXPECT_TRUE(has(table.str(), "-       ApiError  Program hit cudaErrorLaunchFailure"))
+      << table.str();
+  EXPECT_TRUE(has(table.str(), "cudaDeviceSynchronize  run")) << table.str();  // where: the call
+}
+
 TEST_F(SanitizerToolTest, SanitizeChecksEachConfigOnceWithEveryCheck) {
   prepare("sanitize");
   outcome("once_release", "memcheck_clean.xml", {0, 1, 2}, 0);

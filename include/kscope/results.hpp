@@ -101,10 +101,12 @@ struct Finding {
   std::string check;        ///< "memcheck", "racecheck", "initcheck" or "synccheck"
   std::string kind;         ///< what happened, as compute-sanitizer words it: "Invalid __global__
                             ///< write of size 4 bytes", "Race condition", "Leaked 1024 bytes", ...
-  std::string category;     ///< compute-sanitizer's record kind: "Precise", "Analysis", "Leak", ...
+  std::string category;     ///< compute-sanitizer's record kind: "Precise", "Analysis", "Leak",
+                            ///< ...; "ApiError": a CUDA API call that failed (sanitizer.md)
   std::string severity;     ///< compute-sanitizer's level: "Error" or "Warning"
-  std::string kernel;       ///< the launched kernel (demangled base name); "" for leaks
-  std::string function;     ///< device function of the access (the kernel or a function it calls)
+  std::string kernel;       ///< the launched kernel (demangled base name); "" for leaks, ApiErrors
+  std::string function;     ///< device function of the access (the kernel or a function it calls);
+                            ///< an ApiError: the CUDA API call that failed
   std::optional<std::uint64_t> pc;  ///< offset of the access in `function`
   std::optional<Dim3> block;        ///< blockIdx of the thread that made the access
   std::optional<Dim3> thread;       ///< threadIdx of that thread
@@ -122,7 +124,8 @@ struct Finding {
   std::optional<std::size_t> run;     ///< run of that config; nullopt when unknown
   /// How annotation, config and run were found: "annotation" (launched inside `annotation`),
   /// "outside" (launched in that run outside any annotation), "run" (in that run, annotation not
-  /// determined because the program ended early), "session" (a leak: allocated during that run
+  /// determined because the program ended early, or an ApiError after an error in a kernel of
+  /// that run), "session" (a leak: allocated during that run
   /// and still allocated when the session ended), "unattributed" (found when the whole sweep was
   /// checked, but not again when each config was checked alone).
   std::string attribution;

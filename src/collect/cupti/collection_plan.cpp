@@ -1,9 +1,23 @@
 #include "collect/cupti/collection_plan.hpp"
 
+#include "kscope/errors.hpp"
+
 namespace kscope::cupti {
 
+BatchOverride parse_batch_override(const char* value) {
+  const std::string v = value ? value : "";
+  if (v.empty()) return BatchOverride::kNone;
+  if (v == "annotation") return BatchOverride::kAnnotation;
+  if (v == "run") return BatchOverride::kRun;
+  if (v == "span") return BatchOverride::kSpan;
+  throw InvalidArgument("Invalid KSCOPE_CUPTI_BATCH '" + v +
+                        "'. Expected 'span' (the default for one-pass metric sets), 'run' or "
+                        "'annotation' (a CUPTI session per annotation: only annotated kernels "
+                        "are profiled), or leave it unset.");
+}
+
 CollectionPlan plan_collection(const std::string& replay_mode, const std::string& metric_replay,
-                               std::size_t counter_passes) {
+                               std::size_t counter_passes, BatchOverride batch) {
   CollectionPlan p;
   p.counter_passes = counter_passes == 0 ? 1 : counter_passes;
   const int passes = static_cast<int>(p.counter_passes);
@@ -14,8 +28,13 @@ CollectionPlan plan_collection(const std::string& replay_mode, const std::string
   } else if (p.counter_passes > 1 && metric_replay == "application") {
     p.scope = SessionScope::kRun;
     p.passes_per_run = passes;
+  } else if (p.counter_passes > 1) {
+    p.kernel_replay = true;
+    p.decode_per_run = batch == BatchOverride::kRun;
+  } else if (batch == BatchOverride::kAnnotation || batch == BatchOverride::kRun) {
+    p.decode_per_run = batch == BatchOverride::kRun;
   } else {
-    p.kernel_replay = p.counter_passes > 1;
+    p.scope = SessionScope::kSpan;
   }
   return p;
 }
@@ -34,13 +53,23 @@ std::string CollectionPlan::describe() const {
            " time(s) without saving or restoring memory; every kernel of a run is profiled, "
            "serialised and synchronised";
   }
-  if (kernel_replay) {
-    return "kernel replay: CUPTI auto range + kernel replay per annotation; each annotated kernel "
-           "is serialised and replayed " + n + " times with device memory saved and restored "
-           "between passes";
+  if (scope == SessionScope::kSpan) {
+    return "single pass, no replay: CUPTI auto range + user replay in one session spanning many "
+           "measured runs (stopped only to decode a full batch); every kernel launched meanwhile "
+           "is serialised and profiled (those outside annotations, e.g. the cache flush, are "
+           "dropped); KSCOPE_CUPTI_BATCH=annotation profiles only annotated kernels";
   }
-  return "single pass: CUPTI auto range + user replay per annotation, no replay; each annotated "
-         "kernel is serialised and synchronised while its counters are collected";
+  const std::string decode = decode_per_run ? "decoded once per run" : "decoded per annotation";
+  if (kernel_replay) {
+    return "kernel replay: CUPTI auto range + kernel replay, a session per annotation (" + decode +
+           "); each annotated kernel is serialised and replayed " + n +
+           " times with device memory saved and restored between passes; every pass runs after "
+           "CUPTI's memory save or restore, none right after kscope's cache flush";
+  }
+  return "single pass, no replay: CUPTI auto range + user replay, a session per annotation (" +
+         decode +
+         "); each annotated kernel is serialised and synchronised while its counters "
+         "are collected";
 }
 
 }  // namespace kscope::cupti

@@ -23,6 +23,12 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kMinAnnotationRanges = 16;  // auto ranges of one annotation
 constexpr std::size_t kMinRunRanges = 64;         // auto ranges of one run (application replay)
 constexpr std::size_t kMinUserRanges = 16;        // annotations of one run (range replay)
+// A spanning session's image (one-pass sets: ~10-25 KB per range on GH100) holds at least this
+// many ranges and at least two runs' worth.
+constexpr std::size_t kMinSpanRanges = 256;
+// A spanning session is stopped and decoded at a Session flush once its batch is this old, so
+// that records reach the journal; each stop and restart costs ~13 ms.
+constexpr std::uint64_t kSpanDecodeIntervalNs = 2'000'000'000;
 // Metric sets needing more passes than this get a warning (sm__throughput alone needs 8).
 constexpr std::size_t kManyPasses = 8;
 
@@ -57,6 +63,7 @@ CounterCollector::CounterCollector(const SessionInfo& info)
   const std::string chip = device_chip_name(device_);
   void* context = primary_context(device_);
   const auto availability = counter_availability(context);
+  context_ = context;
   const MetricCatalog catalog(chip, availability);
   catalog.validate(opt.metrics);
   for (const auto& m : opt.metrics) {
@@ -68,11 +75,13 @@ CounterCollector::CounterCollector(const SessionInfo& info)
   host_ = std::make_unique<ProfilerHost>(chip, availability);
   config_ = host_->config_image(columns_.names);
   const std::size_t passes = ProfilerHost::num_passes(config_);
-  plan_ = plan_collection(opt.replay_mode, opt.metric_replay, passes);
+  const char* batch = std::getenv("KSCOPE_CUPTI_BATCH");
+  plan_ = plan_collection(opt.replay_mode, opt.metric_replay, passes, parse_batch_override(batch));
   log_.debug("cupti metrics: chip " + chip + ", " + std::to_string(columns_.names.size()) +
              " metric(s) [" + list_text(columns_.names) + "], " + std::to_string(passes) +
              " replay pass(es), config image " + std::to_string(config_.size()) + " bytes");
-  log_.debug("cupti metrics: " + plan_.describe());
+  log_.debug("cupti metrics: " + plan_.describe() +
+             (batch && *batch ? std::string(" (KSCOPE_CUPTI_BATCH=") + batch + ")" : ""));
   if (passes > kManyPasses) {
     log_.warn("the metric set [" + list_text(columns_.names) + "] needs " + std::to_string(passes) +
               " replay passes on " + chip + ": " +
@@ -82,10 +91,6 @@ CounterCollector::CounterCollector(const SessionInfo& info)
                                          " times") +
               ". Smaller metric sets are cheaper.");
   }
-  // Experimental (unverified on a GPU): one CUPTI decode per run instead of per annotation.
-  const char* batch = std::getenv("KSCOPE_CUPTI_BATCH");
-  batch_runs_ = batch && std::string(batch) == "run" && plan_.scope == SessionScope::kAnnotation;
-  if (batch_runs_) log_.debug("cupti metrics: KSCOPE_CUPTI_BATCH=run: one decode per run");
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
   callbacks_.subscribe(this);
   listener_token_ = AnnotationRegistry::instance().add_listener(
@@ -113,12 +118,14 @@ void CounterCollector::ensure_capacity(std::size_t ranges) {
 }
 
 void CounterCollector::on_launch(const LaunchEvent& event) noexcept {
+  // The range profiler profiles one context: launches into another one have no range.
+  if (event.context && context_ && event.context != context_) return;
   try {
     if (event.entering) {
       // The kernel's name is documented for the launch callbacks; keep the entry's copy in case
       // the exit does not carry it.
       std::lock_guard<std::mutex> lock(mu_);
-      if (in_run_ && profiling_ && event.symbol) entry_symbols_[event.correlation_id] = event.symbol;
+      if (profiling_ && event.symbol) entry_symbols_[event.correlation_id] = event.symbol;
       return;
     }
     std::string symbol = event.symbol ? event.symbol : "";
@@ -135,15 +142,21 @@ void CounterCollector::on_launch(const LaunchEvent& event) noexcept {
     const auto snap = registry.snapshot();
     const std::string annotation = snap.annotation >= 0 ? registry.name_of(snap.annotation) : "";
     std::lock_guard<std::mutex> lock(mu_);
-    if (!in_run_) return;
-    ++run_launches_;
-    if (!annotation.empty()) ++session_launches_;
+    if (in_run_) {
+      ++run_launches_;
+      if (!annotation.empty()) ++session_launches_;
+    }
     if (!profiling_) return;
+    // A spanning session also sees the launches between runs (the cache flush) and those of
+    // warm-up runs: profiled, so they take a range, but never attributed.
+    ++cycle_launches_;
     ProfiledLaunch l;
-    l.annotation = annotation;
+    if (in_run_ && measured_) l.annotation = annotation;
     l.mangled = std::move(symbol);
     l.graph = event.graph;
     l.sequence = ++next_sequence_;
+    l.run = run_;
+    if (l.graph) graph_in_session_ = true;
     launches_.push_back(std::move(l));
   } catch (...) {
     // Never throw through CUPTI; a launch missing here shows up as a range count mismatch.
@@ -152,7 +165,6 @@ void CounterCollector::on_launch(const LaunchEvent& event) noexcept {
 
 void CounterCollector::on_annotation(bool entering, const std::string& name) noexcept {
   try {
-    RunId run;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (!in_run_) return;
@@ -164,7 +176,6 @@ void CounterCollector::on_annotation(bool entering, const std::string& name) noe
       }
       if (!measured_ || run_done_ || error_) return;
       if (plan_.user_range && !profiling_) return;
-      run = run_;
     }
     if (plan_.user_range) {
       if (entering) {
@@ -182,9 +193,9 @@ void CounterCollector::on_annotation(bool entering, const std::string& name) noe
       }
     } else if (plan_.scope == SessionScope::kAnnotation) {
       if (entering) {
-        start_session("annotation '" + name + "'");
+        start_annotation_session(name);
       } else {
-        finish_session(run);
+        finish_annotation_session();
       }
     }
   } catch (...) {
@@ -196,23 +207,23 @@ void CounterCollector::on_annotation(bool entering, const std::string& name) noe
   }
 }
 
+void CounterCollector::open_batch(std::size_t ranges, const RunId& run) {
+  batch_start_ns_ = now_ns();
+  ensure_capacity(ranges);
+  profiler_->initialize_image(image_);
+  profiler_->set_config(config_, image_, {plan_.user_range, plan_.kernel_replay, capacity_});
+  batch_open_ = true;
+  batch_first_ = run;
+  batch_last_ = run;
+}
+
 void CounterCollector::start_session(const std::string& what) {
-  const std::size_t want = std::max(kMinAnnotationRanges, 2 * max_annotation_launches_);
-  if (batch_open_ && batch_.size() + want > capacity_) decode_batch(what);  // the image is full
-  if (!batch_open_) {
-    session_start_ns_ = now_ns();
-    ensure_capacity(batch_runs_ ? std::max(kMinRunRanges, 2 * max_run_launches_) : want);
-    profiler_->initialize_image(image_);
-    profiler_->set_config(config_, image_, {false, plan_.kernel_replay, capacity_});
-    batch_open_ = true;
-    std::lock_guard<std::mutex> lock(mu_);
-    batch_run_ = run_;
-  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     launches_.clear();
     entry_symbols_.clear();
     session_what_ = what;
+    graph_in_session_ = false;
     profiling_ = true;
   }
   try {
@@ -222,9 +233,22 @@ void CounterCollector::start_session(const std::string& what) {
     profiling_ = false;
     throw;
   }
+  ++sessions_;
 }
 
-void CounterCollector::finish_session(const RunId& run) {
+void CounterCollector::start_annotation_session(const std::string& name) {
+  const std::size_t want = std::max(kMinAnnotationRanges, 2 * max_annotation_launches_);
+  if (batch_open_ && batch_.size() + want > capacity_)
+    decode_batch("the annotations before '" + name + "'");
+  if (!batch_open_) {
+    open_batch(plan_.decode_per_run ? std::max({want, kMinRunRanges, 2 * max_run_launches_}) : want,
+               run_);
+  }
+  batch_last_ = run_;
+  start_session("annotation '" + name + "'");
+}
+
+void CounterCollector::finish_annotation_session() {
   std::vector<ProfiledLaunch> launches;
   std::string what;
   {
@@ -234,21 +258,89 @@ void CounterCollector::finish_session(const RunId& run) {
     launches.swap(launches_);
     what = session_what_;
   }
-  try {
-    check_no_graph_launch(launches, {run, device_, what});
-  } catch (...) {
-    discard_batch(true);
-    throw;
-  }
   const auto stop = profiler_->stop();
+  for (auto& l : launches) batch_.push_back(std::move(l));
   if (!stop.all_passes_submitted) {
     discard_batch(false);
-    throw ToolError("The CUPTI range profiler expected more passes for " + what +
-                    " (pass index " + std::to_string(stop.pass_index) + " after Stop) although " +
-                    plan_.describe() + ". Report this with a DEBUG log (verbosity kDebug).");
+    throw ToolError("The CUPTI range profiler expected more passes for " + what + " (pass index " +
+                    std::to_string(stop.pass_index) + " after Stop) although " + plan_.describe() +
+                    ". Report this with a DEBUG log (verbosity kDebug).");
   }
-  for (auto& l : launches) batch_.push_back(std::move(l));
-  if (!batch_runs_) decode_batch(what);
+  if (!plan_.decode_per_run) decode_batch(what);
+}
+
+std::size_t CounterCollector::span_ranges_per_run() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  // A cycle is a run plus what was launched since the previous run ended (the cache flush,
+  // warm-up runs); before the first profiled cycle only the runs themselves are known.
+  return 2 * std::max(max_cycle_launches_, max_run_launches_ + 1);
+}
+
+void CounterCollector::before_span_run(const RunId& run) {
+  const std::size_t want = span_ranges_per_run();
+  bool open = false;
+  std::size_t used = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    open = profiling_;
+    used = launches_.size();
+  }
+  if (open) {
+    if (used + want <= capacity_) {
+      batch_last_ = run;
+      return;
+    }
+    close_span(false);  // the image might not hold this run
+  } else {
+    discard_batch(false);  // a batch whose Start failed
+  }
+  open_batch(std::max(kMinSpanRanges, 2 * want), run);
+  start_session("a batch of measured runs");
+}
+
+void CounterCollector::after_span_run() {
+  try {
+    rethrow_pending_error();
+    std::vector<ProfiledLaunch> launches;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (graph_in_session_) launches = launches_;
+    }
+    // Fail at the run that launched a graph rather than at the end of the batch.
+    if (!launches.empty()) {
+      check_no_graph_launch(launches,
+                            {batch_first_, device_, "a batch of measured runs", batch_last_});
+    }
+  } catch (...) {
+    stop_open_session();
+    throw;
+  }
+}
+
+void CounterCollector::close_span(bool drop_unfinished_run) {
+  std::vector<ProfiledLaunch> launches;
+  RunId unfinished;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!profiling_) return;
+    profiling_ = false;
+    launches.swap(launches_);
+    unfinished = run_;
+  }
+  const auto stop = profiler_->stop();
+  for (auto& l : launches) {
+    if (drop_unfinished_run && l.run == unfinished) l.annotation.clear();
+    batch_.push_back(std::move(l));
+  }
+  if (!stop.all_passes_submitted) {
+    discard_batch(false);
+    throw ToolError(
+        "The CUPTI range profiler expected more passes after a session of one-pass "
+        "metrics (pass index " +
+        std::to_string(stop.pass_index) +
+        " after Stop). Report this with a DEBUG log (verbosity kDebug).");
+  }
+  decode_batch("a batch of measured runs");
 }
 
 void CounterCollector::decode_batch(const std::string& what) {
@@ -258,11 +350,13 @@ void CounterCollector::decode_batch(const std::string& what) {
   launches.swap(batch_);
   const std::size_t dropped = profiler_->decode();
   const auto ranges = evaluate_ranges(false);
-  auto records = attribute_auto_ranges(launches, ranges, dropped, columns_, {batch_run_, device_, what});
-  profiler_->set_tracing(false);  // the first session's steps were printed
-  ++sessions_;
+  profiler_->set_tracing(false);  // the first batch's steps were printed
+  ++batches_;
   profiled_kernels_ += launches.size();
-  session_ms_ += static_cast<double>(now_ns() - session_start_ns_) / 1e6;
+  batch_ms_ += static_cast<double>(now_ns() - batch_start_ns_) / 1e6;
+  auto records = attribute_auto_ranges(launches, ranges, dropped, columns_,
+                                       {batch_first_, device_, what, batch_last_});
+  attributed_ += records.size();
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& r : records) pending_.push_back(std::move(r));
 }
@@ -320,24 +414,22 @@ void CounterCollector::before_run(const RunId& run, int pass) {
     run_annotations_ = 0;
     if (pass == 0) run_done_ = false;
   }
+  if (plan_.scope == SessionScope::kSpan) {
+    if (measured_) before_span_run(run);
+    return;
+  }
   if (!measured_ || plan_.scope != SessionScope::kRun || run_done_) return;
   if (pass == 0) {
-    session_start_ns_ = now_ns();
-    ensure_capacity(plan_.user_range ? std::max(kMinUserRanges, 2 * max_run_annotations_)
-                                     : std::max(kMinRunRanges, 2 * max_run_launches_));
-    profiler_->initialize_image(image_);
-    profiler_->set_config(config_, image_, {plan_.user_range, false, capacity_});
+    open_batch(plan_.user_range ? std::max(kMinUserRanges, 2 * max_run_annotations_)
+                                : std::max(kMinRunRanges, 2 * max_run_launches_),
+               run);
     first_trace_.clear();
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
-    launches_.clear();
-    entry_symbols_.clear();
     pushed_.clear();
-    session_what_ = plan_.user_range ? "the annotations of the run" : "the run";
-    profiling_ = true;
   }
-  profiler_->start();
+  start_session(plan_.user_range ? "the annotations of the run" : "the run");
 }
 
 void CounterCollector::after_run(const RunId& run, int pass) {
@@ -346,6 +438,12 @@ void CounterCollector::after_run(const RunId& run, int pass) {
     in_run_ = false;
     max_run_launches_ = std::max(max_run_launches_, run_launches_);
     max_run_annotations_ = std::max(max_run_annotations_, run_annotations_);
+    max_cycle_launches_ = std::max(max_cycle_launches_, cycle_launches_);
+    cycle_launches_ = 0;
+  }
+  if (plan_.scope == SessionScope::kSpan) {
+    after_span_run();
+    return;
   }
   if (plan_.scope == SessionScope::kAnnotation) {
     stop_open_session();  // an annotation left open: the registry reports its run as failed
@@ -383,6 +481,7 @@ void CounterCollector::after_run(const RunId& run, int pass) {
   }
   if (!stop.all_passes_submitted) {
     if (pass + 1 < plan_.passes_per_run) return;
+    batch_open_ = false;
     (void)profiler_->decode();
     throw ToolError("The CUPTI range profiler still expects passes after " +
                     std::to_string(plan_.passes_per_run) + " executions of config " +
@@ -391,6 +490,7 @@ void CounterCollector::after_run(const RunId& run, int pass) {
                     "). Report this with a DEBUG log (verbosity kDebug).");
   }
   run_done_ = true;
+  batch_open_ = false;
   const std::size_t dropped = profiler_->decode();
   const auto ranges = evaluate_ranges(plan_.user_range);
   std::vector<KernelRecord> records;
@@ -403,9 +503,10 @@ void CounterCollector::after_run(const RunId& run, int pass) {
                                : attribute_auto_ranges(launches_, ranges, dropped, columns_, place);
   }
   profiler_->set_tracing(false);
-  ++sessions_;
+  ++batches_;
   profiled_kernels_ += kernels;
-  session_ms_ += static_cast<double>(now_ns() - session_start_ns_) / 1e6;
+  attributed_ += records.size();
+  batch_ms_ += static_cast<double>(now_ns() - batch_start_ns_) / 1e6;
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& r : records) pending_.push_back(std::move(r));
 }
@@ -428,7 +529,7 @@ void CounterCollector::stop_open_session() noexcept {
       // registry reports the annotation's run as failed, so its values become NaN.
       for (auto& l : launches) batch_.push_back(std::move(l));
     } else {
-      (void)profiler_->decode();
+      discard_batch(false);  // a run or span session: its batch cannot be attributed
     }
   } catch (...) {
     discard_batch(false);
@@ -445,6 +546,14 @@ void CounterCollector::rethrow_pending_error() {
 }
 
 std::vector<KernelRecord> CounterCollector::flush() {
+  if (plan_.scope == SessionScope::kSpan && batch_open_) {
+    bool unfinished = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      unfinished = in_run_;  // only on the Session's error path: the run threw
+    }
+    if (unfinished || now_ns() - batch_start_ns_ >= kSpanDecodeIntervalNs) close_span(unfinished);
+  }
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<KernelRecord> out;
   out.swap(pending_);
@@ -452,19 +561,25 @@ std::vector<KernelRecord> CounterCollector::flush() {
 }
 
 std::vector<KernelRecord> CounterCollector::end() {
+  if (plan_.scope == SessionScope::kSpan && !error_) close_span(false);
   stop_open_session();
   discard_batch(false);  // after_run decoded every complete batch
   if (log_.debug_enabled() && profiler_) {
-    const double per_kernel = profiled_kernels_ ? session_ms_ / static_cast<double>(profiled_kernels_) : 0;
+    const double per_kernel =
+        profiled_kernels_ ? batch_ms_ / static_cast<double>(profiled_kernels_) : 0;
     std::string steps;
     for (const auto& [call, t] : profiler_->step_times()) {
       steps += "\n  " + call + ": " + std::to_string(t.calls) + " call(s), " +
                fixed(t.milliseconds, 3) + " ms";
     }
-    log_.debug("cupti metrics cost: " + std::to_string(profiled_kernels_) + " kernel(s) in " +
-               std::to_string(sessions_) + " decoded CUPTI batch(es), " + fixed(per_kernel, 3) +
-               " ms per kernel inside sessions, metric evaluation " + fixed(evaluate_ms_, 3) +
-               " ms in total; CUPTI calls:" + steps);
+    log_.debug("cupti metrics cost: " + std::to_string(profiled_kernels_) +
+               " kernel(s) profiled, " + std::to_string(attributed_) +
+               " attributed to annotations, in " + std::to_string(sessions_) +
+               " CUPTI session(s) (Start..Stop) and " + std::to_string(batches_) +
+               " decoded batch(es); " + fixed(batch_ms_, 3) + " ms inside batches (" +
+               fixed(per_kernel, 3) +
+               " ms per profiled kernel, benchmark included), metric evaluation " +
+               fixed(evaluate_ms_, 3) + " ms in total; CUPTI calls:" + steps);
   }
   shutdown();
   rethrow_pending_error();

@@ -3,15 +3,22 @@
 // options ask for a metric other than gpu__time_duration.sum or for replay_mode "range"; plain
 // timing never touches the range profiler.
 //
-// Sessions (see CollectionPlan):
-// - replay_mode "kernel": a CUPTI session per annotation, started and stopped by the annotation
-//   registry's listener, in auto-range mode. The k-th kernel launch the launch callbacks see in
-//   the session is the k-th auto range. One-pass sets run without replay (user replay, one pass);
-//   multi-pass sets use kernel replay, or with metric_replay "application" a session per run
-//   that the Session re-executes once per pass.
+// Sessions (see CollectionPlan). The cost to minimise is the number of CUPTI Start..Stop pairs
+// (about 13 ms each with user replay on the H200); decoding is cheap and several sessions append
+// their ranges to one counter data image (a "batch", configured by one SetConfig).
+// - replay_mode "kernel", one-pass set (default): one session spanning many measured runs, in
+//   auto-range mode, stopped only to decode a batch: when the image could not hold another run,
+//   when the Session flushes and the batch is older than a few seconds, and at the end. Every
+//   kernel launched meanwhile is profiled; the k-th launch the launch callbacks see (on the
+//   profiled context) is the k-th auto range, and only launches inside the annotations of
+//   measured runs are attributed. KSCOPE_CUPTI_BATCH=annotation: a session per annotation.
+// - replay_mode "kernel", multi-pass set: kernel replay with a session per annotation (Start and
+//   Stop cost microseconds there), decoded per annotation (or per run with
+//   KSCOPE_CUPTI_BATCH=run); with metric_replay "application" a session per run that the Session
+//   re-executes once per pass.
 // - replay_mode "range": a session per run in user-range mode; the listener pushes and pops one
 //   range per annotation, and the Session re-executes the run once per pass.
-// Each session is decoded once and all its ranges are evaluated in one batch.
+// Each batch is decoded once and all its ranges are evaluated together.
 
 #include <cstdint>
 #include <exception>
@@ -46,6 +53,9 @@ class CounterCollector : public LaunchObserver {
   [[nodiscard]] int passes_per_run() const { return plan_.passes_per_run; }
   void before_run(const RunId& run, int pass);
   void after_run(const RunId& run, int pass);
+  /// Records decoded so far. A spanning session is stopped and decoded here when its batch is
+  /// a few seconds old (so the journal keeps up) or when a run did not finish (the Session's
+  /// error path: the finished runs' records are kept).
   [[nodiscard]] std::vector<KernelRecord> flush();
   /// Stops everything, prints the cost summary at DEBUG and returns the remaining records.
   [[nodiscard]] std::vector<KernelRecord> end();
@@ -56,10 +66,21 @@ class CounterCollector : public LaunchObserver {
 
  private:
   void on_annotation(bool entering, const std::string& name) noexcept;
+  // Configures image_ (sized for at least `ranges` ranges) for a new batch starting at `run`.
+  void open_batch(std::size_t ranges, const RunId& run);
+  // Start of a session in the open batch.
   void start_session(const std::string& what);
-  void finish_session(const RunId& run);
+  // Annotation sessions (SessionScope::kAnnotation).
+  void start_annotation_session(const std::string& name);
+  void finish_annotation_session();
+  // Spanning sessions (SessionScope::kSpan): opened by the first measured run, closed (stopped
+  // and decoded) when full, old, at the end, or on the Session's error path.
+  void before_span_run(const RunId& run);
+  void after_span_run();
+  void close_span(bool drop_unfinished_run);
+  [[nodiscard]] std::size_t span_ranges_per_run() const;
   // Decodes the configured image and attributes its ranges to batch_ (the launches of the
-  // annotation sessions it holds, in order).
+  // sessions it holds, in order).
   void decode_batch(const std::string& what);
   // Forgets the open batch, leaving the CUPTI object ready for the next SetConfig.
   void discard_batch(bool stop_first) noexcept;
@@ -72,6 +93,7 @@ class CounterCollector : public LaunchObserver {
 
   Logger log_;
   int device_ = 0;
+  void* context_ = nullptr;  // the CUcontext profiled (launches into others are not ranges)
   CollectionPlan plan_;
   MetricColumns columns_;
   std::vector<const char*> column_ptrs_;
@@ -80,10 +102,11 @@ class CounterCollector : public LaunchObserver {
   std::unique_ptr<RangeProfiler> profiler_;
   std::vector<std::uint8_t> image_;
   std::size_t capacity_ = 0;  // ranges image_ holds
-  bool batch_runs_ = false;   // KSCOPE_CUPTI_BATCH=run: decode once per run (experimental)
   bool batch_open_ = false;   // image_ is configured and holds sessions not decoded yet
-  std::vector<ProfiledLaunch> batch_;  // launches of those sessions, in order
-  RunId batch_run_;
+  std::vector<ProfiledLaunch> batch_;  // launches of its stopped sessions, in order
+  RunId batch_first_;                  // the measured runs it covers (messages)
+  RunId batch_last_;
+  std::uint64_t batch_start_ns_ = 0;
   LaunchCallbacks callbacks_;
   bool hooked_ = false;
   std::size_t listener_token_ = 0;  // annotation registry listener
@@ -103,22 +126,26 @@ class CounterCollector : public LaunchObserver {
   std::vector<ProfiledLaunch> launches_;  // launches of the open session (this pass)
   std::unordered_map<std::uint32_t, std::string> entry_symbols_;  // correlation id -> kernel
   std::vector<std::string> pushed_;       // user ranges pushed in this pass
+  bool graph_in_session_ = false;         // a cuGraphLaunch was profiled in the open session
   std::size_t run_launches_ = 0;          // launches in the current run (sizing)
   std::size_t session_launches_ = 0;      // launches in the current annotation (sizing)
   std::size_t run_annotations_ = 0;       // annotations entered in the current run (sizing)
+  std::size_t cycle_launches_ = 0;        // launches profiled since the previous run ended (sizing)
   std::size_t max_run_launches_ = 0;
   std::size_t max_annotation_launches_ = 0;
   std::size_t max_run_annotations_ = 0;
+  std::size_t max_cycle_launches_ = 0;
   std::uint64_t next_sequence_ = 0;
   std::exception_ptr error_;
 
   std::vector<KernelRecord> pending_;
   // Cost accounting for the DEBUG summary.
-  std::size_t sessions_ = 0;
-  std::size_t profiled_kernels_ = 0;
-  double session_ms_ = 0;
+  std::size_t sessions_ = 0;          // Start..Stop pairs
+  std::size_t batches_ = 0;           // decodes
+  std::size_t profiled_kernels_ = 0;  // launches profiled
+  std::size_t attributed_ = 0;        // records produced
+  double batch_ms_ = 0;               // wall time from SetConfig to the end of decoding
   double evaluate_ms_ = 0;
-  std::uint64_t session_start_ns_ = 0;
 };
 
 }  // namespace kscope::cupti

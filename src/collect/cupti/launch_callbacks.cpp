@@ -29,6 +29,7 @@ void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_Cal
             id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
   e.symbol = e.graph ? nullptr : cb->symbolName;
   e.entering = cb->callbackSite == CUPTI_API_ENTER;
+  e.context = cb->context;
   if (!e.entering && cb->functionReturnValue) {
     e.succeeded = *static_cast<const CUresult*>(cb->functionReturnValue) == CUDA_SUCCESS;
   }

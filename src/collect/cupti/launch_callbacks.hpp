@@ -16,6 +16,7 @@ struct LaunchEvent {
   bool graph = false;            ///< cuGraphLaunch[_ptsz]: one call, any number of kernels
   bool entering = true;          ///< API entry (true) or exit (false)
   bool succeeded = true;         ///< at exit: the launch call returned CUDA_SUCCESS
+  void* context = nullptr;       ///< the CUcontext launched into (the range profiler profiles one)
 };
 
 /// Receives launch events on the launching thread. Must not throw.

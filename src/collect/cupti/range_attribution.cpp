@@ -8,8 +8,15 @@
 namespace kscope::cupti {
 namespace {
 
+std::string run_text(const RunId& r) {
+  return "config " + std::to_string(r.config) + " run " + std::to_string(r.run);
+}
+
 std::string where(const SessionPlace& p) {
-  return p.what + " (config " + std::to_string(p.run.config) + " run " + std::to_string(p.run.run) + ")";
+  if (p.last_run && !(*p.last_run == p.run)) {
+    return p.what + " (" + run_text(p.run) + " to " + run_text(*p.last_run) + ")";
+  }
+  return p.what + " (" + run_text(p.run) + ")";
 }
 
 std::vector<Measurement> measurements(const DecodedRange& r, const MetricColumns& c) {
@@ -23,21 +30,29 @@ std::vector<Measurement> measurements(const DecodedRange& r, const MetricColumns
 std::string dropped_message(std::size_t dropped, std::size_t recorded, const SessionPlace& p) {
   return "The CUPTI range profiler dropped " + std::to_string(dropped) + " range(s) of " +
          where(p) + ": its counter data image held " + std::to_string(recorded) +
-         " range(s). kscope sizes the image from the earlier runs of the same annotation or run; "
-         "add a warm-up run (warmup_runs=1) so that the first measured run is sized too.";
+         " range(s). kscope sizes the image from the kernel launches of the earlier runs; add a "
+         "warm-up run (warmup_runs=1) so that the first measured run is sized too.";
 }
 
 }  // namespace
 
 void check_no_graph_launch(const std::vector<ProfiledLaunch>& launches, const SessionPlace& place) {
   for (const auto& l : launches) {
-    if (l.graph) {
+    if (!l.graph) continue;
+    if (l.annotation.empty()) {
       throw NotSupportedError(
-          "A CUDA graph was launched in " + where(place) +
-          ". With hardware counters the cupti tool profiles one auto range per kernel launch and "
-          "cannot see the kernels inside a graph. Use replay_mode 'range' (one value set for the "
-          "annotation) or tool 'ncu'.");
+          "A CUDA graph was launched outside the measured annotations of " + where(place) +
+          " while a CUPTI session covering whole runs was open. With hardware counters the cupti "
+          "tool profiles one auto range per kernel launch and cannot see the kernels inside a "
+          "graph. One-pass metric sets are collected in sessions spanning whole runs; "
+          "KSCOPE_CUPTI_BATCH=annotation profiles only the kernels inside annotations. Otherwise "
+          "use replay_mode 'range' (one value set per annotation) or tool 'ncu'.");
     }
+    throw NotSupportedError(
+        "A CUDA graph was launched in annotation '" + l.annotation + "' (" + run_text(l.run) +
+        "). With hardware counters the cupti tool profiles one auto range per kernel launch and "
+        "cannot see the kernels inside a graph. Use replay_mode 'range' (one value set for the "
+        "annotation) or tool 'ncu'.");
   }
 }
 
@@ -51,9 +66,12 @@ std::vector<KernelRecord> attribute_auto_ranges(const std::vector<ProfiledLaunch
     throw ToolError("The CUPTI range profiler produced " + std::to_string(ranges.size()) +
                     " auto range(s) for the " + std::to_string(launches.size()) +
                     " kernel launch(es) seen in " + where(place) +
-                    ", so kernels cannot be matched to their counters. Kernels launched by "
-                    "another context or device, or by the driver itself (e.g. some memsets), "
-                    "cause this; move them out of the annotation or use tool 'ncu'.");
+                    ", so kernels cannot be matched to their counters. Kernels the driver "
+                    "launches itself, or launches captured into a CUDA graph (they do not run), "
+                    "cause this; move them out of the annotation or use tool 'ncu'. With a "
+                    "one-pass metric set every kernel launched during and between measured runs "
+                    "is profiled: KSCOPE_CUPTI_BATCH=annotation profiles only the kernels inside "
+                    "annotations.");
   }
   std::vector<KernelRecord> out;
   for (std::size_t i = 0; i < launches.size(); ++i) {
@@ -63,7 +81,7 @@ std::vector<KernelRecord> attribute_auto_ranges(const std::vector<ProfiledLaunch
     r.annotation = l.annotation;
     r.mangled = l.mangled.empty() ? "unknown" : l.mangled;
     r.kernel = l.mangled.empty() ? "unknown" : kernel_base_name(l.mangled);
-    r.run = place.run;
+    r.run = l.run;
     r.device = place.device;
     r.sequence = l.sequence;
     r.metrics = measurements(ranges[i], columns);

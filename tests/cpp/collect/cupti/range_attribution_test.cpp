@@ -19,9 +19,10 @@ DecodedRange range(double t, double bytes, std::string name = "") {
 using kscope::testing::error_text;
 
 TEST(RangeAttributionTest, KthAutoRangeBelongsToKthLaunch) {
-  const std::vector<ProfiledLaunch> launches = {{"a", "_Z4vaddPKfS0_Pfi", false, 7},
-                                                {"", "_Z4initPf", false, 8},
-                                                {"a", "_Z5scalePf", false, 9}};
+  const RunId run{2, 1, false};
+  const std::vector<ProfiledLaunch> launches = {{"a", "_Z4vaddPKfS0_Pfi", false, 7, run},
+                                                {"", "_Z4initPf", false, 8, run},
+                                                {"a", "_Z5scalePf", false, 9, run}};
   const auto records =
       attribute_auto_ranges(launches, {range(10, 100), range(20, 200), range(30, 300)}, 0, kColumns, kPlace);
   ASSERT_EQ(records.size(), 2u);  // the launch outside annotations is dropped
@@ -38,6 +39,30 @@ TEST(RangeAttributionTest, KthAutoRangeBelongsToKthLaunch) {
   EXPECT_EQ(records[0].metrics[1].unit, "byte");
   EXPECT_EQ(records[1].kernel, "scale");
   EXPECT_EQ(records[1].metrics[1].value, 300);
+}
+
+TEST(RangeAttributionTest, BatchOverSeveralRunsAttributesEachLaunchToItsRun) {
+  // A spanning session: the cache flush before each run and a warm-up run's kernel are profiled
+  // (they take ranges) but carry no annotation.
+  const RunId r0{0, 0, false}, warm{1, 0, true}, r1{1, 0, false};
+  const std::vector<ProfiledLaunch> launches = {
+      {"", "_Z5flushv", false, 1, r0},   {"k", "_Z4readv", false, 2, r0},
+      {"", "_Z5flushv", false, 3, r0},   {"", "_Z4readv", false, 4, warm},
+      {"", "_Z5flushv", false, 5, warm}, {"k", "_Z4readv", false, 6, r1}};
+  std::vector<DecodedRange> ranges;
+  for (int i = 0; i < 6; ++i) ranges.push_back(range(i, 10 * i));
+  const SessionPlace place{r0, 0, "a batch of measured runs", r1};
+  const auto records = attribute_auto_ranges(launches, ranges, 0, kColumns, place);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].run, r0);
+  EXPECT_EQ(records[0].metrics[0].value, 1);
+  EXPECT_EQ(records[1].run, r1);
+  EXPECT_EQ(records[1].metrics[0].value, 5);
+  const auto msg = error_text<ToolError>(
+      [&] { (void)attribute_auto_ranges(launches, {range(1, 1)}, 0, kColumns, place); });
+  EXPECT_NE(msg.find("seen in a batch of measured runs (config 0 run 0 to config 1 run 0)"),
+            std::string::npos)
+      << msg;
 }
 
 TEST(RangeAttributionTest, RangeCountMismatchIsAnError) {
@@ -63,8 +88,23 @@ TEST(RangeAttributionTest, GraphLaunchesNeedRangeReplayOrNcu) {
   const auto msg = error_text<NotSupportedError>([] {
     (void)attribute_auto_ranges({{"a", "", true, 1}}, {range(1, 1)}, 0, kColumns, kPlace);
   });
-  EXPECT_NE(msg.find("CUDA graph"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("A CUDA graph was launched in annotation 'a' (config 0 run 0)"),
+            std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("replay_mode 'range'"), std::string::npos) << msg;
+}
+
+TEST(RangeAttributionTest, GraphLaunchOutsideAnnotationsNamesTheBatchOverride) {
+  const auto msg = error_text<NotSupportedError>([] {
+    (void)attribute_auto_ranges(
+        {{"", "", true, 1}}, {range(1, 1)}, 0, kColumns,
+        {RunId{0, 0, false}, 0, "a batch of measured runs", RunId{3, 1, false}});
+  });
+  EXPECT_NE(msg.find("A CUDA graph was launched outside the measured annotations of a batch of "
+                     "measured runs (config 0 run 0 to config 3 run 1)"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("KSCOPE_CUPTI_BATCH=annotation"), std::string::npos) << msg;
 }
 
 TEST(RangeAttributionTest, UnknownSymbolStillAttributed) {

@@ -109,6 +109,15 @@ void* device_zeroed(std::size_t bytes) {
 
 void device_free(void* p) { cudaFree(p); }
 
+void device_memset(void* p, int value, std::size_t bytes) {
+  check(cudaMemset(p, value, bytes), "cudaMemset");
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+void device_copy(void* dst, const void* src, std::size_t bytes) {
+  check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+}
+
 void device_synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 
 int read_int(const int* p, std::size_t index) {

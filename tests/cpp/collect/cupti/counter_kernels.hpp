@@ -35,6 +35,10 @@ class ReadGraph {
 /// cudaMalloc + cudaMemset(0) of `bytes`; throws std::runtime_error on failure.
 void* device_zeroed(std::size_t bytes);
 void device_free(void* p);
+/// cudaMemset (a driver memset, not a kernel launch the launch callbacks see) + synchronise.
+void device_memset(void* p, int value, std::size_t bytes);
+/// cudaMemcpy device to device (synchronous).
+void device_copy(void* dst, const void* src, std::size_t bytes);
 /// cudaDeviceSynchronize that throws on failure.
 void device_synchronize();
 /// Copies one int back from the device.

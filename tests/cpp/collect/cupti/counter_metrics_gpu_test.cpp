@@ -178,19 +178,22 @@ TEST(CounterMetricsGpuTest, OnlyAnnotatedKernelsAreAttributedInLaunchOrder) {
   const std::size_t small = buf.bytes / 2;
   auto opt = counters({kDram}, "order", 2);
   opt.combine_kernel_metrics = [](double a, double b) { return a + b; };
-  const auto r = profile("order", configs({1}), [&](const Config&) {
-    launch_read(buf.data, buf.bytes, buf.sink);  // outside: not profiled
-    {
-      Annotation a("small");
-      launch_read(buf.data, small, buf.sink);
-    }
-    launch_read(buf.data, buf.bytes, buf.sink);  // outside: not profiled
-    {
-      Annotation b("both");
-      launch_read(buf.data, small, buf.sink);
-      launch_read(buf.data, buf.bytes, buf.sink);
-    }
-  }, opt);
+  const auto r = profile(
+      "order", configs({1}),
+      [&](const Config&) {
+        launch_read(buf.data, buf.bytes, buf.sink);  // outside: profiled by the span, dropped
+        {
+          Annotation a("small");
+          launch_read(buf.data, small, buf.sink);
+        }
+        launch_read(buf.data, buf.bytes, buf.sink);  // outside: profiled by the span, dropped
+        {
+          Annotation b("both");
+          launch_read(buf.data, small, buf.sink);
+          launch_read(buf.data, buf.bytes, buf.sink);
+        }
+      },
+      opt);
   // The second kernel of "both" runs after the first one touched half the buffer, so its reads
   // may partly hit L2: only the first annotation is an exact count.
   EXPECT_NEAR(row(r, "small", kDram).avg, static_cast<double>(small), 0.01 * static_cast<double>(small));
@@ -270,41 +273,116 @@ TEST(CounterMetricsGpuTest, GraphLaunchInKernelModeIsRejected) {
   }
 }
 
-// KSCOPE_CUPTI_BATCH=run (experimental) decodes once per run instead of once per annotation.
-// Reports whether CUPTI accepts several Start/Stop sessions per decode, whether the values
-// agree, and the wall time of both on 50 runs x 4 small annotated kernels.
-TEST(CounterMetricsGpuTest, ExperimentBatchingSessionsPerRun) {
+// The batching modes of one-pass sets (KSCOPE_CUPTI_BATCH): a session per annotation (the
+// fallback), sessions per annotation decoded once per run, and the default: one session spanning
+// many runs. Values agree; the span needs far fewer CUPTI Start/Stop pairs (~13 ms each).
+TEST(CounterMetricsGpuTest, BatchingModesAgreeAndTheSpanIsCheapest) {
   BigBuffer buf;
   const std::size_t small = 8u << 20;
-  auto sweep = [&](const char* batch) {
-    if (batch) setenv("KSCOPE_CUPTI_BATCH", batch, 1);
-    else unsetenv("KSCOPE_CUPTI_BATCH");
-    auto opt = counters({kTimeMetric, kDram}, std::string("batch_") + (batch ? batch : "none"), 50);
-    opt.cache_control = "none";
-    const auto t0 = std::chrono::steady_clock::now();
-    auto r = profile("batch", configs({1}), [&](const Config&) {
-      for (const char* name : {"a", "b", "c", "d"}) {
-        Annotation a(name);
-        launch_read(buf.data, small, buf.sink);
-      }
-    }, opt);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    unsetenv("KSCOPE_CUPTI_BATCH");
-    return std::make_pair(std::move(r), s);
+  struct Outcome {
+    Results results;
+    double seconds = 0;
+    std::string cost;
   };
-  const auto per_annotation = sweep(nullptr);
-  try {
-    const auto per_run = sweep("run");
-    std::printf("  FINDING batching: per annotation %.3f s, per run %.3f s for 200 kernels\n",
-                per_annotation.second, per_run.second);
-    for (const char* name : {"a", "b", "c", "d"}) {
-      const double x = row(per_annotation.first, name, kTimeMetric).avg;
-      const double y = row(per_run.first, name, kTimeMetric).avg;
-      EXPECT_NEAR(y, x, 0.1 * x) << name;
-    }
-  } catch (const Error& e) {
-    std::printf("  FINDING batching: KSCOPE_CUPTI_BATCH=run failed: %s\n", e.what());
+  auto sweep = [&](const char* batch) {
+    if (batch)
+      setenv("KSCOPE_CUPTI_BATCH", batch, 1);
+    else
+      unsetenv("KSCOPE_CUPTI_BATCH");
+    auto opt =
+        counters({kTimeMetric, kDram}, std::string("batch_") + (batch ? batch : "default"), 50);
+    opt.cache_control = "none";
+    Outcome out;
+    opt.verbosity = Verbosity::kDebug;
+    opt.log = [&out](std::string_view text) {
+      const std::string t(text);
+      if (t.find("cupti metrics cost: ") != std::string::npos) out.cost = t.substr(0, t.find('\n'));
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    out.results = profile(
+        "batch", configs({1}),
+        [&](const Config&) {
+          for (const char* name : {"a", "b", "c", "d"}) {
+            Annotation a(name);
+            launch_read(buf.data, small, buf.sink);
+          }
+        },
+        opt);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    unsetenv("KSCOPE_CUPTI_BATCH");
+    return out;
+  };
+  const auto per_annotation = sweep("annotation");
+  const auto per_run = sweep("run");
+  const auto span = sweep(nullptr);
+  std::printf(
+      "  FINDING batching: 200 kernels (50 runs x 4 annotations): a session per annotation "
+      "%.3f s, decoded per run %.3f s, one span (default) %.3f s\n",
+      per_annotation.seconds, per_run.seconds, span.seconds);
+  for (const auto* o : {&per_annotation, &per_run, &span}) std::printf("    %s\n", o->cost.c_str());
+  for (const char* name : {"a", "b", "c", "d"}) {
+    const double x = row(per_annotation.results, name, kTimeMetric).avg;
+    EXPECT_NEAR(row(per_run.results, name, kTimeMetric).avg, x, 0.1 * x) << name;
+    EXPECT_NEAR(row(span.results, name, kTimeMetric).avg, x, 0.1 * x) << name;
+    EXPECT_NEAR(row(span.results, name, kDram).avg, static_cast<double>(small),
+                0.02 * static_cast<double>(small))
+        << name;
+    EXPECT_EQ(row(span.results, name, kDram).num_runs, 50u) << name;
   }
+  EXPECT_LT(span.seconds, 0.5 * per_annotation.seconds);
+}
+
+// A span over several configs with warm-up runs (profiled, never attributed), unannotated
+// kernels and the cache flush between runs, restarted when its image fills (256 ranges by
+// default; 3 launches per run here: the flush, one outside and one inside the annotation; 123
+// runs).
+TEST(CounterMetricsGpuTest, SpanOverManyRunsAttributesEveryRun) {
+  BigBuffer buf;
+  const std::size_t small = 4u << 20;
+  auto opt = counters({kTimeMetric, kDram}, "span_many", 40);
+  opt.warmup_runs = 1;
+  const auto r = profile(
+      "span", configs({1, 2, 3}),
+      [&](const Config& c) {
+        // Outside: profiled, dropped. Another part of the buffer, so the measured read stays cold.
+        launch_read(static_cast<char*>(buf.data) + buf.bytes / 2, small, buf.sink);
+        Annotation a("read");
+        launch_read(buf.data, small * static_cast<std::size_t>(c.get<int>(0)), buf.sink);
+      },
+      opt);
+  for (std::size_t config = 0; config < 3; ++config) {
+    const auto& bytes = row(r, "read", kDram, config);
+    const double expected = static_cast<double>(small * (config + 1));
+    EXPECT_NEAR(bytes.min, expected, 0.02 * expected) << config;
+    EXPECT_NEAR(bytes.max, expected, 0.02 * expected) << config;
+    EXPECT_EQ(bytes.num_runs, 40u) << config;
+  }
+}
+
+// A graph launched outside annotations is profiled by a span but its kernels are invisible to
+// the launch callbacks: a clear error naming the fallback, which then works.
+TEST(CounterMetricsGpuTest, GraphOutsideAnnotationsNeedsSessionsPerAnnotation) {
+  BigBuffer buf;
+  ReadGraph graph(buf.data, buf.bytes, buf.sink);
+  auto bench = [&](const Config&) {
+    graph.launch();
+    Annotation a("read");
+    launch_read(buf.data, buf.bytes, buf.sink);
+  };
+  try {
+    (void)profile("graph_outside", configs({1}), bench, counters({kDram}, "graph_outside", 1));
+    ADD_FAILURE() << "no error";
+  } catch (const NotSupportedError& e) {
+    std::printf("  span: %s\n", e.what());
+    EXPECT_NE(std::string(e.what()).find("KSCOPE_CUPTI_BATCH=annotation"), std::string::npos)
+        << e.what();
+  }
+  setenv("KSCOPE_CUPTI_BATCH", "annotation", 1);
+  const auto r =
+      profile("graph_outside", configs({1}), bench, counters({kDram}, "graph_outside", 1));
+  unsetenv("KSCOPE_CUPTI_BATCH");
+  EXPECT_NEAR(row(r, "read", kDram).avg, static_cast<double>(buf.bytes),
+              0.01 * static_cast<double>(buf.bytes));
 }
 
 TEST(CounterMetricsGpuTest, UnknownMetricFailsBeforeTheFirstRun) {

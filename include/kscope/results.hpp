@@ -62,7 +62,8 @@ struct RawRow {
 inline constexpr std::uint64_t kSlowdownReasons = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
 
 /// The state of the profiled GPU at one instant, read through NVML. A field is nullopt when the
-/// GPU or driver does not report it (docs/telemetry.md).
+/// GPU or driver does not report it (docs/telemetry.md). Per-run readings come from a sampler
+/// that reads the GPU every 20 ms; `age_ms` says how old the reading was at the run boundary.
 struct TelemetrySample {
   std::optional<int> sm_clock_mhz;       ///< current SM clock, MHz
   std::optional<int> memory_clock_mhz;   ///< current memory clock, MHz
@@ -70,16 +71,20 @@ struct TelemetrySample {
   std::optional<int> headroom_c;         ///< thermal headroom: degC left before thermal slowdown
   std::optional<double> power_w;         ///< board power draw, W (NVML averages it over a short window)
   std::optional<std::uint64_t> clock_event_reasons;  ///< NVML clock-event reasons bitmask
+  /// How long before the run began ("before") or ended ("after") the reading was taken, ms;
+  /// nullopt for a reading not tied to a run (or a file written before kscope recorded it).
+  std::optional<double> age_ms;
 };
 
-/// Telemetry of one measured run: the GPU read just before the run (after the thermal guard,
-/// before the cache flush) and just after it (once the device is synchronised). Warm-up runs
-/// have none.
+/// Telemetry of one measured run: the GPU's latest reading just before the run (after the
+/// thermal guard, before the cache flush) and just after it (once the device is synchronised).
+/// Runs shorter than the sampling period share readings (see TelemetrySample::age_ms). Warm-up
+/// runs have none.
 struct RunTelemetry {
   std::size_t config = 0;                ///< index into Results::configs()
   std::size_t run = 0;                   ///< run index within the config
   int device = 0;                        ///< CUDA ordinal read
-  std::optional<TelemetrySample> before; ///< nullopt: the GPU could not be read
+  std::optional<TelemetrySample> before; ///< nullopt: the GPU could not be read (or not yet)
   std::optional<TelemetrySample> after;  ///< nullopt: could not be read, or the run failed
   double cooling_wait_s = 0;             ///< seconds thermal control paused right before the run
 };

@@ -51,7 +51,9 @@ void bind_results(nb::module_& m) {
       .def_rw("temperature_c", &TelemetrySample::temperature_c)
       .def_rw("headroom_c", &TelemetrySample::headroom_c, "degC left before thermal slowdown")
       .def_rw("power_w", &TelemetrySample::power_w)
-      .def_rw("clock_event_reasons", &TelemetrySample::clock_event_reasons, "NVML bitmask");
+      .def_rw("clock_event_reasons", &TelemetrySample::clock_event_reasons, "NVML bitmask")
+      .def_rw("age_ms", &TelemetrySample::age_ms,
+              "how old the reading was when the run began (before) / ended (after), ms");
 
   nb::class_<RunTelemetry>(m, "RunTelemetry",
                            "Telemetry of one measured run: readings before and after it.")

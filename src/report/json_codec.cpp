@@ -404,7 +404,8 @@ Json to_json(const TelemetrySample& t) {
               {"temperature_c", optional_json(t.temperature_c)},
               {"headroom_c", optional_json(t.headroom_c)},
               {"power_w", t.power_w ? number(*t.power_w) : Json(nullptr)},
-              {"clock_event_reasons", optional_json(t.clock_event_reasons)}};
+              {"clock_event_reasons", optional_json(t.clock_event_reasons)},
+              {"age_ms", t.age_ms ? number(*t.age_ms) : Json(nullptr)}};
 }
 
 TelemetrySample telemetry_sample_from_json(const Json& j) {
@@ -415,6 +416,7 @@ TelemetrySample telemetry_sample_from_json(const Json& j) {
   t.headroom_c = optional_from<int>(j, "headroom_c");
   t.power_w = optional_from<double>(j, "power_w");
   t.clock_event_reasons = optional_from<std::uint64_t>(j, "clock_event_reasons");
+  t.age_ms = optional_from<double>(j, "age_ms");
   return t;
 }
 

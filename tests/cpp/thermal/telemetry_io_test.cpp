@@ -1,6 +1,6 @@
-// Telemetry in the outputs: JSON round trip keeps every reading, the journal carries it and
-// loads back with the processed columns, the processed CSV has the new columns after Unit, and
-// files written before telemetry existed still load.
+// Telemetry in the outputs: JSON round trip keeps every reading (and its age), the journal
+// carries it and loads back with the processed columns, the processed CSV has the new columns
+// after Unit, and files written before telemetry (or the readings' age) existed still load.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,12 +28,14 @@ RunTelemetry reading(std::size_t config, std::size_t run, int sm_after, std::uin
   before.headroom_c = 52;
   before.power_w = 78.16;
   before.clock_event_reasons = 0x1;
+  before.age_ms = 12.345;
   TelemetrySample after = before;
   after.sm_clock_mhz = sm_after;
   after.temperature_c = 61;
   after.headroom_c = 26;
   after.power_w = 612.5;
   after.clock_event_reasons = reasons_after;
+  after.age_ms = 0.25;
   t.before = before;
   t.after = after;
   t.cooling_wait_s = 2.5;
@@ -72,6 +74,7 @@ void expect_same(const std::optional<TelemetrySample>& a, const std::optional<Te
   EXPECT_EQ(a->headroom_c, b->headroom_c);
   EXPECT_EQ(a->power_w, b->power_w);
   EXPECT_EQ(a->clock_event_reasons, b->clock_event_reasons);
+  EXPECT_EQ(a->age_ms, b->age_ms);
 }
 
 void expect_same(const std::vector<RunTelemetry>& a, const std::vector<RunTelemetry>& b) {
@@ -104,7 +107,8 @@ TEST(TelemetryIoTest, JsonNamesTheFields) {
   const std::string json = Results(data_with_telemetry()).to_json();
   for (const char* key : {"\"telemetry\"", "\"sm_clock_mhz\": 1755", "\"memory_clock_mhz\": 3201",
                           "\"temperature_c\": 61", "\"headroom_c\": 26", "\"power_w\": 612.5",
-                          "\"clock_event_reasons\": 4", "\"cooling_wait_s\": 2.5", "\"after\": null",
+                          "\"clock_event_reasons\": 4", "\"age_ms\": 0.25", "\"age_ms\": 12.345",
+                          "\"age_ms\": null", "\"cooling_wait_s\": 2.5", "\"after\": null",
                           "\"ClockMHz_Min\": 1755.0", "\"Throttled\": 0.5"}) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
@@ -123,6 +127,20 @@ TEST(TelemetryIoTest, ResultsWrittenBeforeTelemetryStillLoad) {
   ASSERT_EQ(r.processed().size(), 1u);
   EXPECT_TRUE(std::isnan(r.processed()[0].clock_mhz_min));
   EXPECT_TRUE(std::isnan(r.processed()[0].throttled));
+}
+
+TEST(TelemetryIoTest, ReadingsWrittenBeforeTheirAgeWasRecordedLoadWithoutIt) {
+  const std::string dir = testing::scratch_dir("telemetry_no_age");
+  std::ofstream(dir + "old.json")
+      << R"({"schema_version": "1.0", "kind": "kscope.results", "name": "old", "configs": [],
+             "raw": [], "processed": [], "telemetry": [{"config": 0, "run": 0, "device": 0,
+             "cooling_wait_s": 0.0, "before": {"sm_clock_mhz": 1980, "power_w": 512.3},
+             "after": null}]})";
+  const Results r = Results::load(dir + "old.json");
+  ASSERT_EQ(r.telemetry().size(), 1u);
+  ASSERT_TRUE(r.telemetry()[0].before);
+  EXPECT_EQ(r.telemetry()[0].before->sm_clock_mhz, 1980);
+  EXPECT_FALSE(r.telemetry()[0].before->age_ms);
 }
 
 TEST(TelemetryIoTest, JournalCarriesTelemetryAndLoadsItBack) {

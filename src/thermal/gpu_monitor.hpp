@@ -1,7 +1,7 @@
 #pragma once
-// What thermal control and telemetry need from the GPU, behind an interface so that their logic
-// is tested with a fake (tests/cpp/thermal/fake_gpu_monitor.hpp). The real one reads NVML
-// (nvml_gpu_monitor.hpp).
+// What the telemetry sampler (telemetry_sampler.hpp) reads from the GPU, behind an interface so
+// that it is tested with a fake (tests/cpp/thermal/fake_gpu_monitor.hpp). The real one reads NVML
+// (nvml_gpu_monitor.hpp). Not thread-safe: the sampler uses it from one thread at a time.
 
 #include <optional>
 #include <string>
@@ -20,8 +20,6 @@ class GpuMonitor {
   [[nodiscard]] virtual std::string describe() const = 0;
   /// Thermal headroom (degC before the GPU slows down); nullopt, with `why`, when unreadable.
   virtual std::optional<int> headroom(std::string* why) = 0;
-  /// Die temperature in degC; nullopt when unreadable.
-  virtual std::optional<int> temperature() = 0;
   /// Every telemetry reading at once (fields the GPU does not report stay nullopt).
   virtual TelemetrySample read() = 0;
 };

@@ -44,10 +44,6 @@ std::optional<int> NvmlGpuMonitor::headroom(std::string* why) {
   return current_->margin_temperature(why);
 }
 
-std::optional<int> NvmlGpuMonitor::temperature() {
-  return current_ ? current_->temperature() : std::nullopt;
-}
-
 TelemetrySample NvmlGpuMonitor::read() {
   TelemetrySample s;
   if (!current_) return s;

@@ -23,7 +23,6 @@ class NvmlGpuMonitor : public GpuMonitor {
   bool select(int cuda_device, std::string* why) override;
   [[nodiscard]] std::string describe() const override;
   std::optional<int> headroom(std::string* why) override;
-  std::optional<int> temperature() override;
   TelemetrySample read() override;
 
   /// The selected NVML device (null before a successful select).

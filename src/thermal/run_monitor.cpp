@@ -1,12 +1,42 @@
 #include "thermal/run_monitor.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <cstdio>
+#include <map>
+#include <system_error>
 
 #include "cuda/device_identity.hpp"
+#include "kscope/errors.hpp"
 #include "nvml/nvml_library.hpp"
 #include "thermal/nvml_gpu_monitor.hpp"
 
 namespace kscope::thermal {
+namespace {
+
+/// The bus id and UUID of every CUDA device of this process, looked up now on the calling thread,
+/// so that the sampler's thread maps devices to NVML without calling CUDA.
+NvmlGpuMonitor::IdentityFn identities_of_all_devices() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  std::map<int, cuda::DeviceIdentity> known;
+  std::map<int, std::string> failed;
+  for (int d = 0; d < count; ++d) {
+    try {
+      known.emplace(d, cuda::device_identity(d));
+    } catch (const std::exception& e) {
+      failed.emplace(d, e.what());
+    }
+  }
+  return [known = std::move(known), failed = std::move(failed), count](int device) {
+    if (const auto it = known.find(device); it != known.end()) return it->second;
+    if (const auto it = failed.find(device); it != failed.end()) throw Error(it->second);
+    throw Error("CUDA device " + std::to_string(device) + " does not exist (this process has " +
+                std::to_string(count) + ")");
+  };
+}
+
+}  // namespace
 
 std::unique_ptr<RunMonitor> RunMonitor::create(const Options& options, const Logger& log) {
   std::string why;
@@ -18,28 +48,43 @@ std::unique_ptr<RunMonitor> RunMonitor::create(const Options& options, const Log
     } else {
       log.debug("[thermal] no GPU telemetry: " + why);
     }
-    return std::make_unique<RunMonitor>(options, log, nullptr, nullptr, cuda::current_device);
+    return std::make_unique<RunMonitor>(options, log, nullptr, cuda::current_device);
   }
   log.debug("[thermal] NVML loaded from " + library->loaded_from());
-  return std::make_unique<RunMonitor>(options, log, std::make_unique<NvmlGpuMonitor>(library),
-                                      std::make_unique<NvmlGpuMonitor>(library), cuda::current_device);
+  return std::make_unique<RunMonitor>(
+      options, log, std::make_unique<NvmlGpuMonitor>(library, identities_of_all_devices()),
+      cuda::current_device);
 }
 
 RunMonitor::RunMonitor(const Options& options, const Logger& log,
-                       std::unique_ptr<GpuMonitor> thermal_monitor,
-                       std::unique_ptr<GpuMonitor> telemetry_monitor,
-                       std::function<int()> current_device, ThermalClock clock)
-    : log_(log),
-      thermal_monitor_(std::move(thermal_monitor)),
-      telemetry_monitor_(std::move(telemetry_monitor)) {
-  if (thermal_monitor_ && options.thermal_mode != "off") {
-    controller_ = std::make_unique<ThermalController>(options, *thermal_monitor_, current_device,
-                                                      log, std::move(clock));
+                       std::unique_ptr<GpuMonitor> monitor, std::function<int()> current_device,
+                       ThermalClock clock, std::optional<double> sample_period_s)
+    : log_(log) {
+  if (!monitor) return;
+  sampler_ = std::make_unique<TelemetrySampler>(std::move(monitor), clock,
+                                                sample_period_s.value_or(kSamplePeriodSeconds));
+  const int device = current_device();
+  (void)sampler_->read_now(device);
+  if (options.thermal_mode != "off") {
+    if (options.thermal_device && *options.thermal_device != device) {
+      (void)sampler_->read_now(*options.thermal_device);
+    }
+    controller_ = std::make_unique<ThermalController>(options, *sampler_, current_device, log, clock);
     if (!controller_->init()) controller_.reset();
   }
-  if (telemetry_monitor_) {
-    recorder_ = std::make_unique<TelemetryRecorder>(*telemetry_monitor_, std::move(current_device), log);
+  recorder_ = std::make_unique<TelemetryRecorder>(*sampler_, std::move(current_device), log,
+                                                  std::move(clock.now));
+  if (!sample_period_s) return;
+  try {
+    sampler_->start();
+  } catch (const std::system_error& e) {
+    log.warn(std::string("GPU telemetry and thermal control see only the first reading: cannot "
+                         "start the sampling thread (") + e.what() + ").");
   }
+}
+
+RunMonitor::~RunMonitor() {
+  if (sampler_) sampler_->stop();
 }
 
 void RunMonitor::before_run(const RunId& run) {
@@ -55,7 +100,8 @@ void RunMonitor::after_run(const RunId& run) {
   if (recorder_) recorder_->after_run(run);
 }
 
-void RunMonitor::finish() const {
+void RunMonitor::finish() {
+  if (sampler_) sampler_->stop();
   if (!controller_ || controller_->pauses() == 0) return;
   char total[32];
   std::snprintf(total, sizeof total, "%.1f", controller_->total_wait_seconds());

@@ -1,23 +1,34 @@
 #include "thermal/telemetry_recorder.hpp"
 
+#include <cmath>
+
 namespace kscope::thermal {
 
-TelemetryRecorder::TelemetryRecorder(GpuMonitor& monitor, std::function<int()> current_device,
-                                     const Logger& log)
-    : monitor_(monitor), current_device_(std::move(current_device)), log_(log) {}
+TelemetryRecorder::TelemetryRecorder(TelemetrySource& readings, std::function<int()> current_device,
+                                     const Logger& log, std::function<double()> now)
+    : readings_(readings),
+      current_device_(std::move(current_device)),
+      log_(log),
+      now_(std::move(now)) {}
 
-std::optional<TelemetrySample> TelemetryRecorder::read(int* device) {
-  *device = current_device_();
-  std::string why;
-  if (!monitor_.select(*device, &why)) {
-    if (!warned_) {
-      log_.warn("no GPU telemetry (clocks, temperature, power) for CUDA device " +
-                std::to_string(*device) + ": " + why + ".");
-      warned_ = true;
-    }
-    return std::nullopt;
+std::optional<TelemetrySample> TelemetryRecorder::latest(int device) {
+  DeviceReading r = readings_.reading(device);
+  switch (r.state) {
+    case DeviceReading::State::kPending:  // just switched to: read within one sampling period
+      return std::nullopt;
+    case DeviceReading::State::kMissing:
+      if (!warned_) {
+        log_.warn("no GPU telemetry (clocks, temperature, power) for CUDA device " +
+                  std::to_string(device) + ": " + r.why + ".");
+        warned_ = true;
+      }
+      return std::nullopt;
+    case DeviceReading::State::kRead:
+      break;
   }
-  return monitor_.read();
+  // Microseconds are plenty: the sampling period is milliseconds.
+  r.sample.age_ms = std::round((now_() - r.taken_at) * 1e6) / 1e3;
+  return std::move(r.sample);
 }
 
 bool TelemetryRecorder::is_last(const RunId& run) const {
@@ -34,14 +45,14 @@ void TelemetryRecorder::before_run(const RunId& run, double cooling_wait_s) {
   t.config = run.config;
   t.run = run.run;
   t.cooling_wait_s = cooling_wait_s;
-  t.before = read(&t.device);
+  t.device = current_device_();
+  t.before = latest(t.device);
   all_.push_back(std::move(t));
 }
 
 void TelemetryRecorder::after_run(const RunId& run) {
   if (run.warmup || !is_last(run)) return;
-  int device = 0;
-  all_.back().after = read(&device);
+  all_.back().after = latest(all_.back().device);
 }
 
 std::vector<RunTelemetry> TelemetryRecorder::drain() {

@@ -18,10 +18,10 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-ThermalController::ThermalController(const Options& options, GpuMonitor& monitor,
+ThermalController::ThermalController(const Options& options, TelemetrySource& readings,
                                      std::function<int()> current_device, const Logger& log,
                                      ThermalClock clock)
-    : monitor_(monitor),
+    : readings_(readings),
       current_device_(std::move(current_device)),
       log_(log),
       clock_(std::move(clock)),
@@ -44,8 +44,9 @@ void ThermalController::disable(const std::string& why) {
 bool ThermalController::init() {
   if (mode_ == "off") return false;
   const int device = pinned_device_ ? *pinned_device_ : current_device_();
-  std::string why;
-  if (!monitor_.select(device, &why)) {
+  const DeviceReading r = readings_.reading(device);
+  if (r.state != DeviceReading::State::kRead) {
+    const std::string why = r.state == DeviceReading::State::kPending ? "not read yet" : r.why;
     disable(pinned_device_ ? "cannot watch thermal_device " + std::to_string(device) + " (" + why +
                                  "); pass the CUDA ordinal of a GPU of this process"
                            : "cannot find the profiled GPU (CUDA device " + std::to_string(device) +
@@ -53,53 +54,61 @@ bool ThermalController::init() {
     return false;
   }
   device_ = device;
-  const auto headroom = monitor_.headroom(&why);
-  if (!headroom) {
-    disable(monitor_.describe() + " does not report its thermal headroom (" + why + ")");
+  if (!r.sample.headroom_c) {
+    disable(readings_.describe(device) + " does not report its thermal headroom (" + r.why + ")");
     return false;
   }
+  latest_ = r.sample;
   enabled_ = true;
-  log_.debug("[thermal] watching " + monitor_.describe() + (pinned_device_ ? " (thermal_device)" : "") +
-             ": thermal headroom " + deg(*headroom) + ", " + mode_ + " mode, pause at <= " +
-             deg(wait_) + ", resume at >= " + deg(cont_) + ", timeout " +
-             std::to_string(timeout_) + "s");
+  log_.debug("[thermal] watching " + readings_.describe(device) +
+             (pinned_device_ ? " (thermal_device)" : "") + ": thermal headroom " +
+             deg(*r.sample.headroom_c) + ", " + mode_ + " mode, pause at <= " + deg(wait_) +
+             ", resume at >= " + deg(cont_) + ", timeout " + std::to_string(timeout_) + "s");
   return true;
 }
 
-bool ThermalController::follow_current_device() {
-  if (pinned_device_) return true;
-  const int device = current_device_();
-  if (device == device_) return true;
-  std::string why;
-  if (!monitor_.select(device, &why)) {
-    disable("the current CUDA device changed to " + std::to_string(device) +
-            ", which cannot be found through NVML (" + why + ")");
-    return false;
+bool ThermalController::switch_to(int device, const DeviceReading& reading) {
+  switch (reading.state) {
+    case DeviceReading::State::kPending:
+      log_.debug("[thermal] the current CUDA device changed to " + std::to_string(device) +
+                 ", not read yet: this run is not guarded");
+      return false;
+    case DeviceReading::State::kMissing:
+      disable("the current CUDA device changed to " + std::to_string(device) +
+              ", which cannot be found through NVML (" + reading.why + ")");
+      return false;
+    case DeviceReading::State::kRead:
+      break;
   }
   device_ = device;
-  log_.debug("[thermal] the current CUDA device changed: watching " + monitor_.describe());
+  log_.debug("[thermal] the current CUDA device changed: watching " + readings_.describe(device));
   return true;
 }
 
-std::optional<int> ThermalController::read_headroom() {
-  std::string why;
-  const auto headroom = monitor_.headroom(&why);
-  if (!headroom) {
-    if (!warned_unreadable_) {
-      log_.warn("thermal control could not read the thermal headroom of " + monitor_.describe() +
-                " (" + why + "); runs go unguarded while it cannot be read.");
-      warned_unreadable_ = true;
-    } else {
-      log_.debug("[thermal] thermal headroom unreadable (" + why + ")");
-    }
+std::optional<int> ThermalController::headroom_of(const DeviceReading& reading) {
+  if (reading.state == DeviceReading::State::kRead && reading.sample.headroom_c) {
+    latest_ = reading.sample;
+    return reading.sample.headroom_c;
   }
-  return headroom;
+  const std::string why = reading.why.empty() ? "not read" : reading.why;
+  if (!warned_unreadable_) {
+    log_.warn("thermal control could not read the thermal headroom of " +
+              readings_.describe(device_) + " (" + why +
+              "); runs go unguarded while it cannot be read.");
+    warned_unreadable_ = true;
+  } else {
+    log_.debug("[thermal] thermal headroom unreadable (" + why + ")");
+  }
+  return std::nullopt;
 }
 
 void ThermalController::guard() {
   last_wait_ = 0;
-  if (!enabled_ || !follow_current_device()) return;
-  const auto headroom = read_headroom();
+  if (!enabled_) return;
+  const int device = pinned_device_ ? *pinned_device_ : current_device_();
+  const DeviceReading r = readings_.reading(device);
+  if (device != device_ && !switch_to(device, r)) return;
+  const auto headroom = headroom_of(r);
   if (!headroom) return;
   // Count the run about to execute (the adaptive rule counts runs from thermal_cont down to
   // thermal_wait).
@@ -111,9 +120,8 @@ void ThermalController::guard() {
   if (*headroom >= cont_ && !counting_) counting_ = true;
 }
 
-std::string ThermalController::temperature_text() {
-  const auto t = monitor_.temperature();
-  return t ? std::to_string(*t) : std::string("?");
+std::string ThermalController::temperature_text() const {
+  return latest_.temperature_c ? std::to_string(*latest_.temperature_c) : std::string("?");
 }
 
 void ThermalController::pause(int headroom) {
@@ -145,8 +153,8 @@ void ThermalController::wait_for_cooling(int headroom) {
       on_timeout(*h);
       start = clock_.now();
     }
-    clock_.sleep(kPollSeconds);
-    h = read_headroom();
+    clock_.sleep(kPollSeconds);  // the sampler keeps reading meanwhile
+    h = headroom_of(readings_.reading(device_));
   }
   last_wait_ = clock_.now() - began;
   total_wait_ += last_wait_;

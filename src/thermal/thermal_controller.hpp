@@ -5,6 +5,8 @@
 // than 5 runs from one pause to the next raises it by 3 degC (cool more, up to 50), more than
 // 50 lowers it by 3 (down to 12); a pause longer than thermal_timeout lowers it too, and fails
 // only once it is at 12. In "manual" mode thresholds never change and a timeout fails at once.
+// The headroom comes from the telemetry sampler's latest reading (telemetry_source.hpp): the
+// guard itself never calls NVML, and while it pauses the sampler keeps the reading fresh.
 
 #include <cstddef>
 #include <functional>
@@ -13,7 +15,8 @@
 
 #include "core/logger.hpp"
 #include "kscope/options.hpp"
-#include "thermal/gpu_monitor.hpp"
+#include "kscope/results.hpp"
+#include "thermal/telemetry_source.hpp"
 #include "thermal/thermal_clock.hpp"
 
 namespace kscope::thermal {
@@ -32,17 +35,21 @@ class ThermalController {
  public:
   /// Reads thermal_mode/wait/cont/timeout/device from `options`. `current_device` returns the
   /// CUDA device current on this thread (followed before every run unless thermal_device pins
-  /// one). Nothing is read from the GPU until init().
-  ThermalController(const Options& options, GpuMonitor& monitor, std::function<int()> current_device,
-                    const Logger& log, ThermalClock clock = ThermalClock::system());
+  /// one). Nothing is read until init().
+  ThermalController(const Options& options, TelemetrySource& readings,
+                    std::function<int()> current_device, const Logger& log,
+                    ThermalClock clock = ThermalClock::system());
 
-  /// Selects the GPU and checks that its headroom can be read. Returns whether thermal control
-  /// is on: false for thermal_mode "off" (silently) or, after one warning saying why, when the
-  /// GPU cannot be found or does not report its headroom.
+  /// Checks that the watched GPU has been read and reports its headroom (the caller has the
+  /// first reading taken before). Returns whether thermal control is on: false for thermal_mode
+  /// "off" (silently) or, after one warning saying why, when the GPU cannot be found or does
+  /// not report its headroom.
   bool init();
 
-  /// Before a run: pauses while the GPU is too hot. Throws kscope::CoolingTimeoutError when it
-  /// does not cool down (see the class comment).
+  /// Before a run: pauses while the GPU is too hot, polling the latest reading every
+  /// kPollSeconds. Throws kscope::CoolingTimeoutError when it does not cool down (see the class
+  /// comment). Right after the current device changed to one not read yet, the run goes
+  /// unguarded (the sampler reads it within one period).
   void guard();
 
   /// Turns thermal control off for the rest of the session with one warning naming `why`.
@@ -64,14 +71,14 @@ class ThermalController {
   [[nodiscard]] double total_wait_seconds() const { return total_wait_; }
 
  private:
-  bool follow_current_device();
-  std::optional<int> read_headroom();
+  bool switch_to(int device, const DeviceReading& reading);
+  std::optional<int> headroom_of(const DeviceReading& reading);
   void pause(int headroom);
   void wait_for_cooling(int headroom);
   void on_timeout(int headroom);
-  [[nodiscard]] std::string temperature_text();
+  [[nodiscard]] std::string temperature_text() const;
 
-  GpuMonitor& monitor_;
+  TelemetrySource& readings_;
   std::function<int()> current_device_;
   const Logger& log_;
   ThermalClock clock_;
@@ -83,6 +90,7 @@ class ThermalController {
   std::optional<int> pinned_device_;
   bool enabled_ = false;
   int device_ = -1;
+  TelemetrySample latest_;  ///< the reading behind the latest headroom (for messages)
   int iterations_ = 0;
   bool counting_ = false;
   bool warned_off_ = false;

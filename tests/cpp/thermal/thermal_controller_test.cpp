@@ -1,5 +1,6 @@
-// Thermal control against a scripted GPU: the reference's behaviour (nsight-python thermovision
-// tests) plus the timeout errors, device following and the "turns itself off" cases.
+// Thermal control against scripted readings (each guard and each poll sees the next headroom):
+// the reference's behaviour (nsight-python thermovision tests) plus the timeout errors, device
+// following (also to a device the sampler has not read yet) and the "turns itself off" cases.
 #include <gtest/gtest.h>
 
 #include "fake_gpu_monitor.hpp"
@@ -39,7 +40,7 @@ class ThermalControllerTest : public ::testing::Test {
 
   Options options_;
   std::optional<Logger> logger_;
-  testing::FakeGpuMonitor gpu_;
+  testing::FakeReadings gpu_;
   testing::FakeClock clock_;
   int current_device_ = 0;
   int current_device_calls_ = 0;
@@ -216,6 +217,31 @@ TEST_F(ThermalControllerTest, FollowsTheCurrentDeviceUnlessPinned) {
             std::string::npos);
 }
 
+TEST_F(ThermalControllerTest, ADeviceNotReadYetLeavesTheRunUnguardedThenIsWatched) {
+  gpu_.headrooms = {40, 40, 5, 30};
+  auto c = make();
+  ASSERT_TRUE(c.init());
+  current_device_ = 1;
+  gpu_.pending = {1};  // the sampler has not read it yet
+  c.guard();
+  EXPECT_TRUE(c.enabled());
+  EXPECT_EQ(c.device(), 0);
+  EXPECT_EQ(c.pauses(), 0u);
+  EXPECT_TRUE(warnings_.empty());
+  EXPECT_NE(log_.find("[thermal] the current CUDA device changed to 1, not read yet: this run is "
+                      "not guarded"),
+            std::string::npos)
+      << log_;
+  gpu_.pending.clear();  // read now: 40, then hot (5) and cooled (30)
+  c.guard();
+  EXPECT_EQ(c.device(), 1);
+  EXPECT_NE(log_.find("[thermal] the current CUDA device changed: watching fake GPU 1"),
+            std::string::npos);
+  c.guard();
+  EXPECT_EQ(c.pauses(), 1u);
+  EXPECT_EQ(gpu_.selections, (std::vector<int>{0, 1}));
+}
+
 TEST_F(ThermalControllerTest, PinnedDeviceIsNeverReResolved) {
   options_.thermal_device = 1;
   gpu_.headrooms = {40};
@@ -239,7 +265,7 @@ TEST_F(ThermalControllerTest, OffModeReadsNothingAndSaysNothing) {
 }
 
 TEST_F(ThermalControllerTest, UnreadableHeadroomTurnsItselfOffWithOneWarning) {
-  gpu_.headrooms = {testing::FakeGpuMonitor::kUnreadable};
+  gpu_.headrooms = {testing::kUnreadable};
   auto c = make();
   EXPECT_FALSE(c.init());
   guard(c, 5);
@@ -272,7 +298,7 @@ TEST_F(ThermalControllerTest, SwitchToAnUnknownDeviceTurnsItselfOffOnce) {
 }
 
 TEST_F(ThermalControllerTest, HeadroomLostMidSessionSkipsTheGuardWithOneWarning) {
-  gpu_.headrooms = {40, testing::FakeGpuMonitor::kUnreadable};
+  gpu_.headrooms = {40, testing::kUnreadable};
   auto c = make();
   ASSERT_TRUE(c.init());
   guard(c, 4);

@@ -69,6 +69,9 @@ def test_telemetry_columns():
     telemetry = golden("cpp_telemetry.json").engine_results.telemetry
     assert len(telemetry) == 4 and telemetry[0].after.sm_clock_mhz == 1755
     assert telemetry[1].before.clock_event_reasons == 0x20 and telemetry[1].cooling_wait_s == 2.5
+    # How old each reading was at the run boundary (the sampler's); absent in older files.
+    assert telemetry[0].before.age_ms == 3.25 and telemetry[0].after.age_ms == 18.5
+    assert telemetry[1].before.age_ms is None
 
 
 def test_stable_measurement_is_nullable_boolean():

@@ -119,6 +119,9 @@ struct Options {
   /// The Python front sets it to sys.executable + sys.argv. The re-executed program must call
   /// kscope::profile the same way again (docs/tools/ncu.md, "re-execution protocol").
   std::vector<std::string> reexec_argv;
+  /// How error messages name the profiling call, as in the reference's "Invalid value ['x'] for
+  /// 'metrics' parameter for kscope::profile()."; the Python front sets "kscope.analyze.kernel()".
+  std::string call_name = "kscope::profile()";
   /// Non-empty when this program cannot be re-executed (a notebook, `python -c`, an embedded
   /// interpreter): the text says why. The re-executing tools then fail before any work with this
   /// reason and name tool "cupti" as the in-process alternative.

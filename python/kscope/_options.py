@@ -45,6 +45,7 @@ class KernelSettings:
     clock_control: str
     cache_control: str
     replay_mode: str
+    metric_replay: str
     thermal_mode: str
     thermal_wait: int | None
     thermal_cont: int | None
@@ -119,7 +120,7 @@ def make_settings(**options: Any) -> KernelSettings:
         _require_int(name, o[name], optional=True)
     o["metrics"] = tuple(m.strip() for m in _names("metrics", o["metrics"], optional=False))
     o["ignore_kernel_list"] = _names("ignore_kernel_list", o["ignore_kernel_list"], optional=True)
-    for name in ("clock_control", "cache_control", "replay_mode", "thermal_mode"):
+    for name in ("clock_control", "cache_control", "replay_mode", "metric_replay", "thermal_mode"):
         o[name] = _choice(name, o[name])
     if o["derive_metric"] is not None:
         _derive.check_callable(o["derive_metric"])
@@ -175,6 +176,7 @@ def engine_options(
     o.cache_control = settings.cache_control
     o.clock_control = settings.clock_control
     o.replay_mode = settings.replay_mode
+    o.metric_replay = settings.metric_replay
     o.ignore_kernel_list = list(settings.ignore_kernel_list)
     combine = settings.combine_kernel_metrics
     o.combine_kernel_metrics = None if combine is None else (lambda a, b: float(combine(a, b)))
@@ -183,6 +185,7 @@ def engine_options(
     o.verbosity = _ENGINE_VERBOSITY[settings.verbosity]
     o.output_prefix = settings.output_prefix or ""
     o.output_csv = settings.output_csv
+    o.call_name = "kscope.analyze.kernel()"
     o.reexec_argv, o.reexec_unavailable = reexec_command()
     o.thermal_mode = settings.thermal_mode
     o.thermal_wait = settings.thermal_wait

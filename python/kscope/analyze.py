@@ -30,6 +30,7 @@ def kernel(
     clock_control: str = "none",
     cache_control: str = "all",
     replay_mode: str = "kernel",
+    metric_replay: str = "kernel",
     thermal_mode: str = "auto",
     thermal_wait: int | None = None,
     thermal_cont: int | None = None,
@@ -63,6 +64,11 @@ def kernel(
         clock_control: ``"none"`` or ``"base"`` (ncu tool only).
         cache_control: ``"all"`` (flush L2 before every run) or ``"none"``.
         replay_mode: ``"kernel"`` or ``"range"``.
+        metric_replay: (kscope, cupti tool) how a hardware-counter metric set needing several
+            passes is replayed with ``replay_mode="kernel"``: ``"kernel"`` replays each kernel,
+            saving and restoring device memory (safe); ``"application"`` executes each run
+            once per pass (faster; the function must launch the same kernels every time and
+            not depend on what earlier executions left in memory).
         thermal_mode: ``"auto"``, ``"manual"`` or ``"off"``.
         thermal_wait: thermal headroom (degC) at which profiling pauses (default 10).
         thermal_cont: headroom at which a pause ends (default 20); > thermal_wait.
@@ -95,6 +101,7 @@ def kernel(
         clock_control=clock_control,
         cache_control=cache_control,
         replay_mode=replay_mode,
+        metric_replay=metric_replay,
         thermal_mode=thermal_mode,
         thermal_wait=thermal_wait,
         thermal_cont=thermal_cont,

@@ -64,6 +64,9 @@ void bind_options(nb::module_& m) {
                   "\"all\" (flush L2 before runs) or \"none\"")
           .def_rw("clock_control", &Options::clock_control, "\"none\" or \"base\" (ncu tool only)")
           .def_rw("replay_mode", &Options::replay_mode, "\"kernel\" or \"range\"")
+          .def_rw("metric_replay", &Options::metric_replay,
+                  "cupti tool, multi-pass metric sets: \"kernel\" (replay each kernel, memory "
+                  "saved and restored) or \"application\" (execute each run once per pass)")
           .def_rw("ignore_kernel_list", &Options::ignore_kernel_list,
                   "kernel names dropped before attribution")
           .def_rw("normalize_against", &Options::normalize_against,
@@ -76,6 +79,8 @@ void bind_options(nb::module_& m) {
           .def_rw("output_csv", &Options::output_csv, "also write raw and processed CSV files")
           .def_rw("reexec_argv", &Options::reexec_argv,
                   "command that re-runs this program for the ncu and sanitizer tools")
+          .def_rw("call_name", &Options::call_name,
+                  "how error messages name the profiling call (\"kscope::profile()\")")
           .def_rw("reexec_unavailable", &Options::reexec_unavailable,
                   "why this program cannot be re-run (\"\": it can)")
           .def_rw("sanitizer_checks", &Options::sanitizer_checks,

@@ -60,6 +60,10 @@ def test_decorator_with_options(fake_engine):
         ("clock_control", r"^Invalid clock_control 'invalid_value'\. Expected 'base' or 'none'\.$"),
         ("cache_control", r"^Invalid cache_control 'invalid_value'\. Expected 'all' or 'none'\.$"),
         ("replay_mode", r"^Invalid replay_mode 'invalid_value'\. Expected 'kernel' or 'range'\.$"),
+        (
+            "metric_replay",
+            r"^Invalid metric_replay 'invalid_value'\. Expected 'kernel' or 'application'\.$",
+        ),
         ("thermal_mode", r"^Invalid thermal_mode 'invalid_value'\. Expected 'auto', 'manual' or"),
     ],
 )
@@ -169,16 +173,27 @@ def test_every_option_reaches_the_engine(fake_engine, tmp_path):
     prefix = str(tmp_path / "out" / "run_")
 
     @kscope.analyze.kernel(runs=2, warmup_runs=1, cache_control="none", replay_mode="kernel",
-                           ignore_kernel_list=["memset"], normalize_against="fake",
-                           output_prefix=prefix, output_csv=True, verbosity=SILENT)  # fmt: skip
+                           metric_replay="application", ignore_kernel_list=["memset"],
+                           normalize_against="fake", output_prefix=prefix, output_csv=True,
+                           verbosity=SILENT)  # fmt: skip
     def f():
         pass
 
     f()
     o = fake_engine.calls[0]["options"]
     assert (o.runs, o.warmup_runs, o.cache_control, o.replay_mode) == (2, 1, "none", "kernel")
+    assert (o.metric_replay, o.call_name) == ("application", "kscope.analyze.kernel()")
     assert (o.ignore_kernel_list, o.normalize_against) == (["memset"], "fake")
     assert (o.output_prefix, o.output_csv, o.tool) == (prefix, True, "cupti")
+
+
+def test_metric_replay_defaults_to_kernel_replay(fake_engine):
+    @kscope.analyze.kernel(verbosity=SILENT)
+    def f():
+        pass
+
+    f()
+    assert fake_engine.calls[0]["options"].metric_replay == "kernel"
 
 
 def test_output_prefix_directory_created_at_decoration(tmp_path):

@@ -65,7 +65,7 @@ CounterCollector::CounterCollector(const SessionInfo& info)
   const auto availability = counter_availability(context);
   context_ = context;
   const MetricCatalog catalog(chip, availability);
-  catalog.validate(opt.metrics);
+  catalog.validate(opt.metrics, opt.call_name);
   for (const auto& m : opt.metrics) {
     if (std::find(columns_.names.begin(), columns_.names.end(), m) != columns_.names.end()) continue;
     columns_.names.push_back(m);

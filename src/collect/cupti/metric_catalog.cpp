@@ -166,13 +166,14 @@ std::vector<std::string> MetricCatalog::suggest(const std::string& name,
   return out;
 }
 
-void MetricCatalog::validate(const std::vector<std::string>& metrics) const {
+void MetricCatalog::validate(const std::vector<std::string>& metrics,
+                             const std::string& call) const {
   std::vector<UnknownMetric> unknown;
   for (const auto& m : metrics) {
     check_metric_name_syntax(m);
     if (!find(m)) unknown.push_back({m, suggest(m)});
   }
-  if (!unknown.empty()) throw InvalidArgument(invalid_metrics_message(unknown, chip()));
+  if (!unknown.empty()) throw InvalidArgument(invalid_metrics_message(unknown, chip(), call));
 }
 
 std::size_t MetricCatalog::passes(const std::vector<std::string>& metrics) const {

@@ -51,8 +51,10 @@ class MetricCatalog {
                                                  std::size_t max_results = 3) const;
   /// Throws NotSupportedError for names only ncu serves, InvalidArgument with the reference's
   /// text ("Invalid value [...] for 'metrics' parameter ...") plus "did you mean" lines for
-  /// unknown names, and InvalidArgument when CUPTI cannot schedule the set together.
-  void validate(const std::vector<std::string>& metrics) const;
+  /// unknown names, and InvalidArgument when CUPTI cannot schedule the set together. `call`
+  /// names the profiling call in the text (Options::call_name).
+  void validate(const std::vector<std::string>& metrics,
+                const std::string& call = "kscope::profile()") const;
   /// Replay passes the set needs (validates it first). Duplicates count once.
   [[nodiscard]] std::size_t passes(const std::vector<std::string>& metrics) const;
 

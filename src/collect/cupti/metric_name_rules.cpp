@@ -49,9 +49,9 @@ void check_metric_name_syntax(const std::string& name) {
 }
 
 std::string invalid_metrics_message(const std::vector<UnknownMetric>& unknown,
-                                    const std::string& chip) {
-  std::string msg = "Invalid value " + python_list(unknown) +
-                    " for 'metrics' parameter for kscope::profile().";
+                                    const std::string& chip, const std::string& call) {
+  std::string msg =
+      "Invalid value " + python_list(unknown) + " for 'metrics' parameter for " + call + ".";
   for (const auto& u : unknown) {
     if (u.suggestions.empty()) continue;
     msg += "\n'" + u.name + "': did you mean ";

@@ -27,9 +27,11 @@ struct UnknownMetric {
 };
 
 /// "Invalid value ['x'] for 'metrics' parameter for kscope::profile()." (the reference's text,
-/// list in Python repr), one "did you mean" line per name that has suggestions, and where to look
-/// the names up (`kscope query-metrics --chip <chip>`).
+/// list in Python repr; `call` names the profiling call: Options::call_name), one "did you mean"
+/// line per name that has suggestions, and where to look the names up
+/// (`kscope query-metrics --chip <chip>`).
 [[nodiscard]] std::string invalid_metrics_message(const std::vector<UnknownMetric>& unknown,
-                                                  const std::string& chip);
+                                                  const std::string& chip,
+                                                  const std::string& call = "kscope::profile()");
 
 }  // namespace kscope::cupti

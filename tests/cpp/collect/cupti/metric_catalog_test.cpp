@@ -8,6 +8,7 @@
 #include "error_text.hpp"
 #include "host_api_guard.hpp"
 #include "kscope/errors.hpp"
+#include "kscope/options.hpp"
 #include "support/gpu_test.hpp"
 
 namespace kscope::cupti {
@@ -84,6 +85,16 @@ TEST_F(MetricCatalogTest, UnknownNameUsesTheReferenceTextWithSuggestions) {
   EXPECT_NE(msg.find("'dram__byte_read.sum': did you mean 'dram__bytes_read.sum'"), std::string::npos)
       << msg;
   EXPECT_NE(msg.find("kscope query-metrics --chip GH100"), std::string::npos) << msg;
+}
+
+TEST_F(MetricCatalogTest, UnknownNameTextNamesTheCallingApi) {
+  // Options::call_name: the Python front's decorator instead of the C++ function.
+  const auto msg = error_text<InvalidArgument>(
+      [] { gh100().validate({"x"}, "kscope.analyze.kernel()"); });
+  EXPECT_EQ(msg.rfind("Invalid value ['x'] for 'metrics' parameter for kscope.analyze.kernel().", 0),
+            0u)
+      << msg;
+  EXPECT_EQ(Options().call_name, "kscope::profile()");
 }
 
 TEST_F(MetricCatalogTest, AllUnknownNamesAreListedTogether) {

@@ -147,8 +147,8 @@ void CounterCollector::on_launch(const LaunchEvent& event) noexcept {
       if (!annotation.empty()) ++session_launches_;
     }
     if (!profiling_) return;
-    // A spanning session also sees the launches between runs (the cache flush) and those of
-    // warm-up runs: profiled, so they take a range, but never attributed.
+    // A spanning session also sees the launches between runs (the cache flush) and outside
+    // annotations: profiled, so they take a range, but never attributed.
     ++cycle_launches_;
     ProfiledLaunch l;
     if (in_run_ && measured_) l.annotation = annotation;
@@ -271,9 +271,11 @@ void CounterCollector::finish_annotation_session() {
 
 std::size_t CounterCollector::span_ranges_per_run() const {
   std::lock_guard<std::mutex> lock(mu_);
-  // A cycle is a run plus what was launched since the previous run ended (the cache flush,
-  // warm-up runs); before the first profiled cycle only the runs themselves are known.
-  return 2 * std::max(max_cycle_launches_, max_run_launches_ + 1);
+  // A cycle is a measured run plus what was launched since the previous run ended (the cache
+  // flush); before the first profiled cycle only the runs themselves are known, the warm-up runs
+  // until a measured run was seen (they may launch far more: autotuning).
+  const std::size_t run = max_measured_launches_ > 0 ? max_measured_launches_ : max_run_launches_;
+  return 2 * std::max(max_cycle_launches_, run + 1);
 }
 
 void CounterCollector::before_span_run(const RunId& run) {
@@ -285,15 +287,19 @@ void CounterCollector::before_span_run(const RunId& run) {
     open = profiling_;
     used = launches_.size();
   }
+  // Warm-up runs are never profiled: they are where autotuning floods, lazy initialisation and
+  // CUDA graph capture happen, none of it attributed, all of it able to break the k-th launch =
+  // k-th range rule. Closing the span before them costs one Start/Stop pair per config.
+  if (open && !run.warmup && used + want <= capacity_) {
+    batch_last_ = run;
+    return;
+  }
   if (open) {
-    if (used + want <= capacity_) {
-      batch_last_ = run;
-      return;
-    }
-    close_span(false);  // the image might not hold this run
+    close_span(false);  // a warm-up run, or the image might not hold this run
   } else {
     discard_batch(false);  // a batch whose Start failed
   }
+  if (run.warmup) return;
   open_batch(std::max(kMinSpanRanges, 2 * want), run);
   start_session("a batch of measured runs");
 }
@@ -415,7 +421,7 @@ void CounterCollector::before_run(const RunId& run, int pass) {
     if (pass == 0) run_done_ = false;
   }
   if (plan_.scope == SessionScope::kSpan) {
-    if (measured_) before_span_run(run);
+    before_span_run(run);
     return;
   }
   if (!measured_ || plan_.scope != SessionScope::kRun || run_done_) return;
@@ -437,6 +443,7 @@ void CounterCollector::after_run(const RunId& run, int pass) {
     std::lock_guard<std::mutex> lock(mu_);
     in_run_ = false;
     max_run_launches_ = std::max(max_run_launches_, run_launches_);
+    if (measured_) max_measured_launches_ = std::max(max_measured_launches_, run_launches_);
     max_run_annotations_ = std::max(max_run_annotations_, run_annotations_);
     max_cycle_launches_ = std::max(max_cycle_launches_, cycle_launches_);
     cycle_launches_ = 0;

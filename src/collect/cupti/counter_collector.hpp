@@ -73,8 +73,9 @@ class CounterCollector : public LaunchObserver {
   // Annotation sessions (SessionScope::kAnnotation).
   void start_annotation_session(const std::string& name);
   void finish_annotation_session();
-  // Spanning sessions (SessionScope::kSpan): opened by the first measured run, closed (stopped
-  // and decoded) when full, old, at the end, or on the Session's error path.
+  // Spanning sessions (SessionScope::kSpan): opened by a measured run, closed (stopped and
+  // decoded) before a warm-up run or a run the image might not hold, when old, at the end, or
+  // on the Session's error path.
   void before_span_run(const RunId& run);
   void after_span_run();
   void close_span(bool drop_unfinished_run);
@@ -132,6 +133,7 @@ class CounterCollector : public LaunchObserver {
   std::size_t run_annotations_ = 0;       // annotations entered in the current run (sizing)
   std::size_t cycle_launches_ = 0;        // launches profiled since the previous run ended (sizing)
   std::size_t max_run_launches_ = 0;
+  std::size_t max_measured_launches_ = 0;  // of measured runs only (span sizing)
   std::size_t max_annotation_launches_ = 0;
   std::size_t max_run_annotations_ = 0;
   std::size_t max_cycle_launches_ = 0;

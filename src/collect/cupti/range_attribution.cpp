@@ -31,7 +31,9 @@ std::string dropped_message(std::size_t dropped, std::size_t recorded, const Ses
   return "The CUPTI range profiler dropped " + std::to_string(dropped) + " range(s) of " +
          where(p) + ": its counter data image held " + std::to_string(recorded) +
          " range(s). kscope sizes the image from the kernel launches of the earlier runs; add a "
-         "warm-up run (warmup_runs=1) so that the first measured run is sized too.";
+         "warm-up run (warmup_runs=1) so that the first measured run is sized too, or set "
+         "KSCOPE_CUPTI_BATCH=annotation (images per annotation, only annotated kernels "
+         "profiled).";
 }
 
 }  // namespace

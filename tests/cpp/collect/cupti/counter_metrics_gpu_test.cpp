@@ -332,15 +332,21 @@ TEST(CounterMetricsGpuTest, BatchingModesAgreeAndTheSpanIsCheapest) {
   EXPECT_LT(span.seconds, 0.5 * per_annotation.seconds);
 }
 
-// A span over several configs with warm-up runs (profiled, never attributed), unannotated
-// kernels and the cache flush between runs, restarted when its image fills (256 ranges by
-// default; 3 launches per run here: the flush, one outside and one inside the annotation; 123
-// runs).
+// Spans over several configs with warm-up runs (the span is closed before them), unannotated
+// kernels and the cache flush between runs (profiled, never attributed), restarted when the
+// image fills (256 ranges by default; 3 launches per run here: the flush, one outside and one
+// inside the annotation; 100 measured runs per config). The DEBUG summary tells the sessions.
 TEST(CounterMetricsGpuTest, SpanOverManyRunsAttributesEveryRun) {
   BigBuffer buf;
   const std::size_t small = 4u << 20;
-  auto opt = counters({kTimeMetric, kDram}, "span_many", 40);
+  auto opt = counters({kTimeMetric, kDram}, "span_many", 100);
   opt.warmup_runs = 1;
+  std::string cost;
+  opt.verbosity = Verbosity::kDebug;
+  opt.log = [&cost](std::string_view text) {
+    const std::string t(text);
+    if (t.find("cupti metrics cost: ") != std::string::npos) cost = t.substr(0, t.find('\n'));
+  };
   const auto r = profile(
       "span", configs({1, 2, 3}),
       [&](const Config& c) {
@@ -355,8 +361,11 @@ TEST(CounterMetricsGpuTest, SpanOverManyRunsAttributesEveryRun) {
     const double expected = static_cast<double>(small * (config + 1));
     EXPECT_NEAR(bytes.min, expected, 0.02 * expected) << config;
     EXPECT_NEAR(bytes.max, expected, 0.02 * expected) << config;
-    EXPECT_EQ(bytes.num_runs, 40u) << config;
+    EXPECT_EQ(bytes.num_runs, 100u) << config;
   }
+  std::printf("    %s\n", cost.c_str());
+  // At least one restart per config (300 launches > 256 ranges) plus one per warm-up run.
+  EXPECT_NE(cost.find("300 attributed to annotations"), std::string::npos) << cost;
 }
 
 // A graph launched outside annotations is profiled by a span but its kernels are invisible to

@@ -568,7 +568,12 @@ std::vector<KernelRecord> CounterCollector::flush() {
 }
 
 std::vector<KernelRecord> CounterCollector::end() {
-  if (plan_.scope == SessionScope::kSpan && !error_) close_span(false);
+  bool failed = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    failed = error_ != nullptr;
+  }
+  if (plan_.scope == SessionScope::kSpan && !failed) close_span(false);
   stop_open_session();
   discard_batch(false);  // after_run decoded every complete batch
   if (log_.debug_enabled() && profiler_) {

@@ -357,7 +357,7 @@ TEST(CounterMetricsGpuTest, SpanOverManyRunsAttributesEveryRun) {
       },
       opt);
   for (std::size_t config = 0; config < 3; ++config) {
-    const auto& bytes = row(r, "read", kDram, config);
+    const auto bytes = row(r, "read", kDram, config);
     const double expected = static_cast<double>(small * (config + 1));
     EXPECT_NEAR(bytes.min, expected, 0.02 * expected) << config;
     EXPECT_NEAR(bytes.max, expected, 0.02 * expected) << config;

@@ -338,8 +338,7 @@ TEST(CuptiVsNcu, TwentyKernelSweepAgreesWithNcuInLessWallTime) {
   // Table 2: the one-pass set (no replay).
   std::printf(
       "\n| config | kernel | time kscope (ns) | time ncu (ns) | vs ncu | time kscope "
-      "per-annotation "
-      "(ns) | dram kscope (B) | dram ncu (B) |\n|---|---|---|---|---|---|---|---|\n");
+      "per-annotation (ns) | dram kscope (B) | dram ncu (B) |\n|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < kConfigs; ++i) {
     const bool memory_bound = i < kConfigs / 2;
     const double t = avg_of(k1, kOnePassMetrics[0], i), d = avg_of(k1, kOnePassMetrics[1], i);

@@ -17,7 +17,7 @@ echo "[kscope] C++ tests"
 ctest --preset ci -j "$JOBS"
 
 echo "[kscope] Python tests"
-PYTHONPATH="$(pwd)/python${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m pytest tests/python -q -rs
+PYTHONPATH="$(pwd)/python${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m pytest tests/python -v -rs --tb=short
 
 if [ "${KSCOPE_SKIP_ASAN:-0}" != "1" ]; then
   echo "[kscope] unit tests under ASan/UBSan (preset asan)"

@@ -41,7 +41,12 @@ int main(int argc, char** argv) {
   int configs = 1, runs = 1000, repeats = 3;
   long long kernel_ns = 5000;
   std::string cache = "none", tool = "cupti";
+  bool debug = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--debug")) debug = true;  // kscope's DEBUG lines to stderr
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--debug")) { --i; continue; }
     if (!std::strcmp(argv[i], "--configs")) configs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--kernel-ns")) kernel_ns = std::atoll(argv[i + 1]);
@@ -60,6 +65,10 @@ int main(int argc, char** argv) {
     opt.thermal_mode = "off";
     opt.output_prefix = "/tmp/kscope_bench_overhead/";
     opt.tool = tool;
+    if (debug) {  // e.g. the per-run host time by phase, printed at the end of each session
+      opt.verbosity = kscope::Verbosity::kDebug;
+      opt.log = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); };
+    }
     auto sweep_once = [&]() {
       return kscope::profile("overhead", sweep, [&](const kscope::Config&) {
         kscope::Annotation a("spin");

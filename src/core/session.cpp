@@ -44,10 +44,13 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     // Info collectors: RUN ones before the thermal guard and the cache flush, so that their work
     // cannot disturb the measured run; ANNOTATION ones only in the first pass of measured runs.
     const bool collect = !run.warmup && pass == 0;
+    phases_.start();
     if (collect) info_->start_run(config);
     env_.before_run(run);
+    phases_.lap(SessionPhases::kEnvironmentBefore);
     registry.start_run(run);
     collector_.before_run(run, pass);
+    phases_.lap(SessionPhases::kToolBefore);
     try {
       fn(config);
     } catch (...) {
@@ -55,19 +58,26 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
       (void)registry.finish_run();
       throw;
     }
+    phases_.lap(SessionPhases::kBenchmark);
     env_.synchronize();
+    phases_.lap(SessionPhases::kSynchronize);
     collector_.after_run(run, pass);
     RunLog log = registry.finish_run();
     if (collect) info_->finish_run(&log);
+    phases_.lap(SessionPhases::kToolAfter);
     env_.after_run(run);
+    phases_.lap(SessionPhases::kEnvironmentAfter);
+    phases_.count_run();
     if (pass == 0) first = std::move(log);
   }
   return first;
 }
 
 void Session::flush_to_sink(Output& out, bool final_records) {
+  phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
   if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
+  phases_.lap(SessionPhases::kJournal);
   for (auto& log : pending_runs_) out.runs.push_back(std::move(log));
   pending_runs_.clear();
   for (auto& r : records) out.records.push_back(std::move(r));
@@ -78,6 +88,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   const Options& opt = *info.options;
   Output out;
   pending_runs_.clear();
+  phases_ = SessionPhases{};
   InfoCollection info_collection(opt.info_collectors, log_);
   const ActiveInfo active_info(info_collection, &info_);
   info_collection.collect_once();
@@ -118,6 +129,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     progress.finish();
     flush_to_sink(out, true);
     if (sink_) sink_->close("");
+    log_.debug(phases_.summary());
   } catch (const std::exception& e) {
     // The log sink may be user code (Python's sys.stdout): never let it replace the error.
     try {

@@ -8,6 +8,7 @@
 
 #include "core/collector.hpp"
 #include "core/info_collection.hpp"
+#include "core/session_phases.hpp"
 #include "core/logger.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_sink.hpp"
@@ -40,6 +41,7 @@ class Session {
   RunSink* sink_;
   const Logger& log_;
   std::vector<RunLog> pending_runs_;
+  SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
 };
 

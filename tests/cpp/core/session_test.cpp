@@ -136,3 +136,39 @@ TEST(SessionBeginTest, ToolThatCannotStartClosesTheJournalWithTheReason) {
 
 }  // namespace
 }  // namespace kscope
+
+#include "core/session_phases.hpp"
+
+namespace kscope {
+namespace {
+
+TEST(SessionPhasesTest, SummaryNamesEveryPhaseAndTheRunCount) {
+  SessionPhases p;
+  EXPECT_EQ(p.summary(), "no runs");
+  p.start();
+  p.lap(SessionPhases::kBenchmark);
+  p.count_run();
+  const std::string s = p.summary();
+  EXPECT_EQ(s.rfind("host time per run (us, mean over 1 executions): environment before 0.0,", 0), 0u) << s;
+  for (const char* name : {"tool before", "benchmark", "synchronize", "tool after", "environment after", "journal"}) {
+    EXPECT_NE(s.find(name), std::string::npos) << name;
+  }
+}
+
+TEST(SessionPhasesTest, DebugOutputEndsTheSessionWithThePhaseSummary) {
+  testing::FakeCollector collector;
+  testing::FakeEnvironment env;
+  Options o;
+  o.verbosity = Verbosity::kDebug;
+  std::string out;
+  o.log = [&](std::string_view s) { out += s; };
+  o.interactive = false;
+  Logger log(o);
+  Session session(collector, env, nullptr, log);
+  SessionInfo info{"t", 0, 1, &o, 0, "/tmp/"};
+  (void)session.run(info, configs({1}), [](const Config&) {});
+  EXPECT_NE(out.find("[kscope] host time per run (us, mean over 1 executions)"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace kscope

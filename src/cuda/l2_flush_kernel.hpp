@@ -1,0 +1,15 @@
+#pragma once
+// Launcher of the L2-discarding kernel (compiled by nvcc; callable from plain C++).
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace kscope::cuda {
+
+/// Discards the L2 lines of `buffer` (128-byte aligned, `bytes` a multiple of 128) without
+/// writing them back, on `stream`, with `blocks` blocks of 256 threads. A no-op on GPUs older
+/// than compute capability 8.0. Returns the launch status.
+cudaError_t launch_l2_discard(void* buffer, std::size_t bytes, int blocks, cudaStream_t stream);
+
+}  // namespace kscope::cuda

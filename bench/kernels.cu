@@ -178,10 +178,11 @@ int main(int argc, char** argv) {
     opt.verbosity = kscope::Verbosity::kSilent;
     opt.output_prefix = out + ".files/";
     if (!metric_replay.empty()) opt.metric_replay = metric_replay;
+    // Allocate and fill before profiling: every run (and every replay pass) then launches the
+    // same kernels, as application replay requires.
     Buffers buf;
-    const long need = kernel == "vadd" ? *std::max_element(sizes.begin(), sizes.end()) : kFmaBlocks * kThreads;
+    buf.ensure(kernel == "vadd" ? *std::max_element(sizes.begin(), sizes.end()) : kFmaBlocks * kThreads);
     auto results = kscope::profile("bench_" + kernel, sweep, [&](const kscope::Config& c) {
-      buf.ensure(need);
       kscope::Annotation range(kernel);
       launch(kernel, buf, c.get<long>("size"));
     }, opt);

@@ -289,10 +289,15 @@ def metrics(b: Bench) -> None:
                                 b.out / f"{key}.json", timeout=900)
             if r:
                 results[name] = r
-                b.add(section, f"{label}, {len(sizes)} kernels: {name} wall time", "s", [r[1]])
+                b.add(section, f"{label}, {len(sizes)} kernels: {name}, profile() wall time", "s",
+                      [r[0]["metadata"]["wall_seconds"]])
+                b.add(section, f"{label}, {len(sizes)} kernels: {name}, whole program wall time", "s", [r[1]])
         if "ncu" in results and "kscope kernel replay" in results:
-            f = b.add(section, f"{label}: ncu / kscope wall time", "x",
-                      [results["ncu"][1] / results["kscope kernel replay"][1]])
+            # The cost of collecting: the profile() call (for ncu: its start, the re-run program
+            # and the report import); process start and CUDA initialisation are the same for both.
+            f = b.add(section, f"{label}: ncu / kscope profile() wall time", "x",
+                      [results["ncu"][0]["metadata"]["wall_seconds"] /
+                       results["kscope kernel replay"][0]["metadata"]["wall_seconds"]])
             f.target = ">= 2" if label == "multi-pass" else ">= 10"
             f.verdict = verdict(f.median, (lambda x: x >= 2) if label == "multi-pass" else (lambda x: x >= 10))
             for metric in metric_set.split(","):

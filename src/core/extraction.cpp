@@ -104,16 +104,18 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
   for (const auto& name : names) {
     auto& a = by_name[name];
     std::sort(a.order.begin(), a.order.end());
-    // Kernel counts over the runs that did not fail.
-    std::size_t total = 0, measured_runs = 0;
-    std::map<std::size_t, std::vector<RunId>> runs_by_count;
+    // Kernel counts over the runs that did not fail. Runs of one config must agree; configs
+    // may differ (a library can pick another algorithm, e.g. a split-K GEMM, at another size).
+    std::size_t total = 0, measured_runs = 0, per_run = 0;
+    std::map<std::size_t, std::map<std::size_t, std::vector<RunId>>> by_config;  // config -> count -> runs
     std::set<std::string> kernel_names;
     for (const auto& run : a.order) {
       if (a.failed.count(run)) continue;
       const auto& ks = a.kernels[run];
       total += ks.size();
       ++measured_runs;
-      runs_by_count[ks.size()].push_back(run);
+      per_run = std::max(per_run, ks.size());
+      by_config[run.config][ks.size()].push_back(run);
       for (const auto* k : ks) kernel_names.insert(k->kernel);
     }
     if (measured_runs > 0 && total == 0) {
@@ -124,20 +126,23 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
           "between tensors of the same dtype are memcpys, not kernels; kernels named in "
           "ignore_kernel_list are dropped.");
     }
-    if (runs_by_count.size() > 1) {
+    for (const auto& [config, runs_by_count] : by_config) {
+      if (runs_by_count.size() < 2) continue;
+      std::size_t config_total = 0, config_runs = 0;
       std::string detail;
       for (const auto& [count, rs] : runs_by_count) {
+        config_total += count * rs.size();
+        config_runs += rs.size();
         detail += "\n  " + std::to_string(count) + " kernel(s) in " + std::to_string(rs.size()) +
                   " run(s), e.g. " + run_text(rs.front());
       }
       throw ExtractionError(
           "Expect same number of kernels per run. Got average of " +
-          format_average(static_cast<double>(total) / static_cast<double>(measured_runs)) +
-          " per run in annotation '" + name + "':" + detail +
+          format_average(static_cast<double>(config_total) / static_cast<double>(config_runs)) +
+          " per run in annotation '" + name + "', config " + std::to_string(config) + ":" + detail +
           "\nKernels launched only in some runs (autotuning, lazy initialisation) belong in "
           "warm-up runs (warmup_runs) or outside the annotation.");
     }
-    const std::size_t per_run = runs_by_count.empty() ? 0 : runs_by_count.begin()->first;
     if (per_run > 1 && !settings.combine) {
       std::string list;
       for (const auto& k : kernel_names) list += "\n" + k;

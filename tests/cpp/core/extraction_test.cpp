@@ -90,11 +90,24 @@ TEST(ExtractionTest, DifferentKernelCountsPerRunIsAnError) {
   const std::string msg = extraction_error(
       {kernel("a", "k", 0, 0, 1, 1), kernel("a", "k", 0, 1, 1, 2), kernel("a", "k", 0, 1, 1, 3)},
       {run_log(0, 0, {"a"}), run_log(0, 1, {"a"})}, {{kTimeMetric}, {}, [](double x, double) { return x; }});
-  EXPECT_NE(msg.find("Expect same number of kernels per run. Got average of 1.5 per run in annotation 'a'"),
+  EXPECT_NE(msg.find("Expect same number of kernels per run. Got average of 1.5 per run in annotation 'a', config 0"),
             std::string::npos)
       << msg;
   EXPECT_NE(msg.find("1 kernel(s) in 1 run(s), e.g. config 0 run 0"), std::string::npos) << msg;
   EXPECT_NE(msg.find("2 kernel(s) in 1 run(s), e.g. config 0 run 1"), std::string::npos) << msg;
+}
+
+TEST(ExtractionTest, KernelCountsMayDifferBetweenConfigs) {
+  // A library may pick another algorithm at another size (cuBLAS split-K: 2 kernels, else 1).
+  const auto sum = [](double x, double y) { return x + y; };
+  const auto out = extract({kernel("mm", "gemm", 0, 0, 10, 1), kernel("mm", "reduce", 0, 0, 2, 2),
+                            kernel("mm", "gemm", 1, 0, 30, 3)},
+                           {run_log(0, 0, {"mm"}), run_log(1, 0, {"mm"})}, {{kTimeMetric}, {}, sum});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_DOUBLE_EQ(out[0].values[0], 12);
+  EXPECT_EQ(out[0].kernel, "gemm|reduce");
+  EXPECT_DOUBLE_EQ(out[1].values[0], 30);
+  EXPECT_EQ(out[1].kernel, "gemm");
 }
 
 TEST(ExtractionTest, EnteredAnnotationWithoutKernelsIsAnError) {

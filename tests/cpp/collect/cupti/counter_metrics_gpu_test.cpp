@@ -324,7 +324,9 @@ TEST(CounterMetricsGpuTest, BatchingModesAgreeAndTheSpanIsCheapest) {
     const double x = row(per_annotation.results, name, kTimeMetric).avg;
     EXPECT_NEAR(row(per_run.results, name, kTimeMetric).avg, x, 0.1 * x) << name;
     EXPECT_NEAR(row(span.results, name, kTimeMetric).avg, x, 0.1 * x) << name;
-    EXPECT_NEAR(row(span.results, name, kDram).avg, static_cast<double>(small),
+    // cache_control "none": the buffer stays in the L2 between runs, so DRAM reads are near 0
+    // in every mode; the modes must agree (within 2 % of the buffer size).
+    EXPECT_NEAR(row(span.results, name, kDram).avg, row(per_annotation.results, name, kDram).avg,
                 0.02 * static_cast<double>(small))
         << name;
     EXPECT_EQ(row(span.results, name, kDram).num_runs, 50u) << name;

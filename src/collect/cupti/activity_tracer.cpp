@@ -8,7 +8,18 @@
 
 namespace kscope::cupti {
 namespace {
-constexpr std::size_t kBufferBytes = 8u << 20;  // CUPTI recommends 1-10 MB
+// Smaller than CUPTI's 1-10 MB advice on purpose: the journal forces a flush after every config,
+// which hands back the partly filled buffer, and CUPTI's setup of the next buffer grows with its
+// size (8 MiB buffers cost about a millisecond per config on the H200). KSCOPE_CUPTI_BUFFER_KIB
+// overrides it for experiments.
+std::size_t buffer_bytes() {
+  static const std::size_t bytes = [] {
+    const char* kib = std::getenv("KSCOPE_CUPTI_BUFFER_KIB");
+    const long v = kib ? std::atol(kib) : 0;
+    return v > 0 ? static_cast<std::size_t>(v) << 10 : std::size_t{1} << 20;
+  }();
+  return bytes;
+}
 constexpr std::size_t kAlignment = 8;
 }  // namespace
 
@@ -24,7 +35,7 @@ std::uint8_t* ActivityTracer::take_buffer() {
     free_buffers_.pop_back();
     return b;
   }
-  return static_cast<std::uint8_t*>(std::aligned_alloc(kAlignment, kBufferBytes));
+  return static_cast<std::uint8_t*>(std::aligned_alloc(kAlignment, buffer_bytes()));
 }
 
 void ActivityTracer::give_back(std::uint8_t* buffer) {
@@ -35,7 +46,7 @@ void ActivityTracer::give_back(std::uint8_t* buffer) {
 void CUPTIAPI ActivityTracer::on_request(std::uint8_t** buffer, std::size_t* size,
                                          std::size_t* max_records) {
   *buffer = instance().take_buffer();
-  *size = *buffer ? kBufferBytes : 0;
+  *size = *buffer ? buffer_bytes() : 0;
   *max_records = 0;  // as many as fit
 }
 

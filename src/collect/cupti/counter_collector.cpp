@@ -92,27 +92,10 @@ CounterCollector::CounterCollector(const SessionInfo& info)
               ". Smaller metric sets are cheaper.");
   }
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
-  warm_up_profiler();
   callbacks_.subscribe(this);
   listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });
   hooked_ = true;
-}
-
-// The first Start after cuptiRangeProfilerEnable costs ~170 ms on the H200, during which the GPU
-// idles and lowers its clocks: the first measured kernel after it read 17-27 % slower than ncu
-// measured it. An empty session here pays that cost before the warm-up runs ramp the clocks up.
-// A failure is left for the real sessions to report.
-void CounterCollector::warm_up_profiler() noexcept {
-  try {
-    std::vector<std::uint8_t> image(profiler_->counter_data_size(column_ptrs_, 1));
-    profiler_->initialize_image(image);
-    profiler_->set_config(config_, image, {plan_.user_range, plan_.kernel_replay, 1});
-    profiler_->start();
-    (void)profiler_->stop();
-  } catch (const std::exception& e) {
-    log_.debug(std::string("cupti metrics: the warm-up session failed: ") + e.what());
-  }
 }
 
 CounterCollector::~CounterCollector() { shutdown(); }

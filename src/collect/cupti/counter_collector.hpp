@@ -109,7 +109,6 @@ class CounterCollector : public LaunchObserver {
   RunId batch_last_;
   std::uint64_t batch_start_ns_ = 0;
   LaunchCallbacks callbacks_;
-  void warm_up_profiler() noexcept;
   bool hooked_ = false;
   std::size_t listener_token_ = 0;  // annotation registry listener
 

@@ -5,7 +5,7 @@
 
 #include "collect/cupti/cupti_collector.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
-#include "error_text.hpp"
+#include "support/error_text.hpp"
 #include "kscope/kscope.hpp"
 #include "support/gpu_test.hpp"
 

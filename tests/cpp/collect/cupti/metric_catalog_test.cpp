@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "collect/cupti/metric_catalog.hpp"
-#include "error_text.hpp"
+#include "support/error_text.hpp"
 #include "host_api_guard.hpp"
 #include "kscope/errors.hpp"
 #include "kscope/options.hpp"

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "collect/cupti/range_attribution.hpp"
-#include "error_text.hpp"
+#include "support/error_text.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {

@@ -32,8 +32,7 @@ void JournalWriter::write_line(const std::string& line) {
   std::fputs(line.c_str(), file_);
   std::fputc('\n', file_);
   // fflush hands the line to the kernel, so it survives a crash or Ctrl-C of this process. No
-  // fdatasync: on the H200 VM it cost about a millisecond per append, which the journal pays after
-  // every config.
+  // fdatasync: on the H200 VM it cost about a millisecond per append, paid on every journal write.
   std::fflush(file_);
 }
 

@@ -8,9 +8,8 @@
 
 namespace kscope::cupti {
 namespace {
-// Smaller than CUPTI's 1-10 MB advice on purpose: the journal forces a flush after every config,
-// which hands back the partly filled buffer, and CUPTI's setup of the next buffer grows with its
-// size (8 MiB buffers cost about a millisecond per config on the H200). KSCOPE_CUPTI_BUFFER_KIB
+// Smaller than CUPTI's 1-10 MB advice on purpose: every journal write forces a flush, which hands back the partly filled buffer, and CUPTI's setup of the next buffer grows with its
+// size (8 MiB buffers made the next launch ~1 ms slower after each flush on the H200). KSCOPE_CUPTI_BUFFER_KIB
 // overrides it for experiments.
 std::size_t buffer_bytes() {
   static const std::size_t bytes = [] {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -23,9 +24,12 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kMinAnnotationRanges = 16;  // auto ranges of one annotation
 constexpr std::size_t kMinRunRanges = 64;         // auto ranges of one run (application replay)
 constexpr std::size_t kMinUserRanges = 16;        // annotations of one run (range replay)
-// A spanning session's image (one-pass sets: ~10-25 KB per range on GH100) holds at least this
-// many ranges and at least two runs' worth.
-constexpr std::size_t kMinSpanRanges = 256;
+// The first Start after Enable fixes how many ranges a pass holds and costs ~0.75 ms per range
+// on the H200, on top of ~150 ms (RangeProfiler); every further batch of a spanning session
+// costs ~16 ms (Stop, decode, SetConfig, Start). For N ranges in all, batches of sqrt(16 N / 0.75)
+// ranges cost least; N is guessed as two per measured run (the run's kernel and the cache flush).
+constexpr std::size_t kMinSpanRanges = 32;
+constexpr std::size_t kMaxInitialSpanRanges = 512;
 // A spanning session is stopped and decoded at a Session flush once its batch is this old, so
 // that records reach the journal; each stop and restart costs ~13 ms.
 constexpr std::uint64_t kSpanDecodeIntervalNs = 2'000'000'000;
@@ -47,6 +51,12 @@ std::string list_text(const std::vector<std::string>& names) {
   return out;
 }
 
+std::size_t initial_span_ranges(std::size_t configs, int runs) {
+  const double ranges = 2.0 * static_cast<double>(configs) * std::max(runs, 1);
+  const auto best = static_cast<std::size_t>(std::ceil(std::sqrt(16.0 * ranges / 0.75)));
+  return std::clamp<std::size_t>((best + 15) / 16 * 16, kMinSpanRanges, kMaxInitialSpanRanges);
+}
+
 std::string fixed(double x, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, x);
@@ -58,14 +68,26 @@ std::string fixed(double x, int digits) {
 CounterCollector::CounterCollector(const SessionInfo& info)
     : log_(*info.options), device_(info.device) {
   const Options& opt = *info.options;
+  // Set-up cost by step, printed at DEBUG (it is most of a short sweep's wall time).
+  std::string setup;
+  auto t = Clock::now();
+  auto step = [&](const char* what) {
+    const auto now = Clock::now();
+    setup += std::string(setup.empty() ? "" : ", ") + what + " " + fixed(ms_between(t, now), 1) + " ms";
+    t = now;
+  };
   initialize_profiler();
   check_device_supported(device_);
   const std::string chip = device_chip_name(device_);
   void* context = primary_context(device_);
+  step("profiler initialisation");
   const auto availability = counter_availability(context);
   context_ = context;
+  step("counter availability");
   const MetricCatalog catalog(chip, availability);
+  step("catalogue");
   catalog.validate(opt.metrics, opt.call_name);
+  step("validation");
   for (const auto& m : opt.metrics) {
     if (std::find(columns_.names.begin(), columns_.names.end(), m) != columns_.names.end()) continue;
     columns_.names.push_back(m);
@@ -73,8 +95,10 @@ CounterCollector::CounterCollector(const SessionInfo& info)
   }
   for (const auto& n : columns_.names) column_ptrs_.push_back(n.c_str());
   host_ = std::make_unique<ProfilerHost>(chip, availability);
+  step("host object");
   config_ = host_->config_image(columns_.names);
   const std::size_t passes = ProfilerHost::num_passes(config_);
+  step("config image");
   const char* batch = std::getenv("KSCOPE_CUPTI_BATCH");
   plan_ = plan_collection(opt.replay_mode, opt.metric_replay, passes, parse_batch_override(batch));
   log_.debug("cupti metrics: chip " + chip + ", " + std::to_string(columns_.names.size()) +
@@ -92,6 +116,13 @@ CounterCollector::CounterCollector(const SessionInfo& info)
               ". Smaller metric sets are cheaper.");
   }
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
+  step("enable");
+  prime(plan_.scope == SessionScope::kSpan ? initial_span_ranges(info.num_configs, opt.runs)
+        : plan_.scope == SessionScope::kRun
+            ? (plan_.user_range ? kMinUserRanges : kMinRunRanges)
+            : (plan_.decode_per_run ? kMinRunRanges : kMinAnnotationRanges));
+  step("first (empty) session");
+  log_.debug("cupti metrics set-up: " + setup);
   callbacks_.subscribe(this);
   listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });
@@ -109,12 +140,49 @@ void CounterCollector::shutdown() noexcept {
   profiler_.reset();  // cuptiRangeProfilerDisable
 }
 
-void CounterCollector::ensure_capacity(std::size_t ranges) {
-  if (ranges <= capacity_ && !image_.empty()) return;
+void CounterCollector::prime(std::size_t ranges) {
+  const auto t0 = Clock::now();
+  size_image(ranges);
+  profiler_->initialize_image(image_);
+  profiler_->set_config(config_, image_, {plan_.user_range, plan_.kernel_replay, capacity_});
+  // An empty session (every pass of it, for user replay): its first Start is the expensive one,
+  // so that it happens before the runs rather than right before the first measured kernel,
+  // which then ran 15-25 % slow on the H200 (the GPU had idled for the Start's ~0.2-0.4 s).
+  for (std::size_t pass = 0;; ++pass) {
+    profiler_->start();
+    if (profiler_->stop().all_passes_submitted) break;
+    if (pass > static_cast<std::size_t>(plan_.passes_per_run) + 1) {
+      (void)profiler_->decode();
+      throw ToolError("The CUPTI range profiler still expects passes after " +
+                      std::to_string(pass + 1) + " empty passes of a metric set needing " +
+                      std::to_string(plan_.passes_per_run) +
+                      ". Report this with a DEBUG log (verbosity kDebug).");
+    }
+  }
+  (void)profiler_->decode();  // leaves the object ready for the first batch's SetConfig
+  log_.debug("cupti metrics: first (empty) session set the profiler up for " +
+             std::to_string(capacity_) + " ranges per pass in " + fixed(ms_between(t0, Clock::now()), 1) +
+             " ms (the first Start after Enable costs ~150 ms + ~0.75 ms per range on an H200)");
+}
+
+void CounterCollector::size_image(std::size_t ranges) {
+  if (ranges == capacity_ && !image_.empty()) return;
   capacity_ = ranges;
   image_.assign(profiler_->counter_data_size(column_ptrs_, capacity_), 0);
   log_.debug("cupti metrics: counter data image for " + std::to_string(capacity_) + " ranges: " +
              std::to_string(image_.size()) + " bytes");
+}
+
+void CounterCollector::ensure_capacity(std::size_t ranges) {
+  if (ranges > profiler_->range_capacity()) {
+    // The first Start since Enable fixed the capacity (RangeProfiler): only a new object holds
+    // more ranges per pass, and its first Start is the expensive one again.
+    log_.debug("cupti metrics: " + std::to_string(ranges) + " ranges per batch needed, the profiler holds " +
+               std::to_string(profiler_->range_capacity()) + ": enabling a new range profiler object");
+    profiler_->reenable();
+    prime(2 * ranges);  // room to grow: each new object costs another expensive first Start
+  }
+  size_image(profiler_->range_capacity());  // a batch uses all of it: it costs nothing more
 }
 
 void CounterCollector::on_launch(const LaunchEvent& event) noexcept {
@@ -300,7 +368,7 @@ void CounterCollector::before_span_run(const RunId& run) {
     discard_batch(false);  // a batch whose Start failed
   }
   if (run.warmup) return;
-  open_batch(std::max(kMinSpanRanges, 2 * want), run);
+  open_batch(want, run);
   start_session("a batch of measured runs");
 }
 

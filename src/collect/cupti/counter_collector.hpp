@@ -19,6 +19,9 @@
 // - replay_mode "range": a session per run in user-range mode; the listener pushes and pops one
 //   range per annotation, and the Session re-executes the run once per pass.
 // Each batch is decoded once and all its ranges are evaluated together.
+// Set-up ends with an empty session whose first Start (the expensive one, which also fixes how
+// many ranges a pass holds; see RangeProfiler) happens before any run; a batch needing more
+// ranges later gets a new profiler object.
 
 #include <cstdint>
 #include <exception>
@@ -86,6 +89,12 @@ class CounterCollector : public LaunchObserver {
   // Forgets the open batch, leaving the CUPTI object ready for the next SetConfig.
   void discard_batch(bool stop_first) noexcept;
   void stop_open_session() noexcept;
+  // Runs an empty session whose first Start fixes the profiler's capacity at `ranges` per pass.
+  void prime(std::size_t ranges);
+  // Sizes image_ for exactly `ranges` ranges.
+  void size_image(std::size_t ranges);
+  // Makes image_ hold at least `ranges` ranges (all the profiler holds), re-enabling the
+  // profiler with that capacity when its own is smaller.
   void ensure_capacity(std::size_t ranges);
   [[nodiscard]] std::vector<DecodedRange> evaluate_ranges(bool with_names);
   [[nodiscard]] std::vector<std::string> pass_trace() const;

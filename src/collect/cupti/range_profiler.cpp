@@ -46,12 +46,30 @@ void RangeProfiler::finish(const char* call, int result, double milliseconds) {
   if (st != CUPTI_SUCCESS) throw_cupti_error(st, call);
 }
 
-RangeProfiler::RangeProfiler(void* context, Trace trace) : trace_(std::move(trace)) {
+RangeProfiler::RangeProfiler(void* context, Trace trace)
+    : context_(context), trace_(std::move(trace)) {
   tracing_ = true;  // Enable is always worth seeing in a DEBUG run
-  auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
-  p.ctx = static_cast<CUcontext>(context);
+  enable();
+}
+
+void RangeProfiler::enable() {
+  auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);  // fresh: its output must be null
+  p.ctx = static_cast<CUcontext>(context_);
   KSCOPE_RP_TIMED("cuptiRangeProfilerEnable", cuptiRangeProfilerEnable(&p));
   object_ = p.pRangeProfilerObject;
+  configured_ranges_ = 0;
+  capacity_ = 0;
+}
+
+void RangeProfiler::reenable() {
+  tracing_ = true;
+  if (object_) {
+    auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+    p.pRangeProfilerObject = object(object_);
+    object_ = nullptr;
+    KSCOPE_RP_TIMED("cuptiRangeProfilerDisable", cuptiRangeProfilerDisable(&p));
+  }
+  enable();
 }
 
 RangeProfiler::~RangeProfiler() {
@@ -98,12 +116,14 @@ void RangeProfiler::set_config(const std::vector<std::uint8_t>& config,
   p.passIndex = 0;
   p.targetNestingLevel = 1;
   KSCOPE_RP_TIMED("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&p));
+  configured_ranges_ = mode.max_ranges;
 }
 
 void RangeProfiler::start() {
   auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
   p.pRangeProfilerObject = object(object_);
   KSCOPE_RP_TIMED("cuptiRangeProfilerStart", cuptiRangeProfilerStart(&p));
+  if (capacity_ == 0) capacity_ = configured_ranges_;
 }
 
 RangeProfiler::StopResult RangeProfiler::stop() {

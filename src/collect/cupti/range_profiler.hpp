@@ -6,6 +6,13 @@
 //   -> GetCounterDataInfo / CounterDataGetRangeInfo -> (host) EvaluateToGpuValues -> Disable.
 // Every call is timed; with a trace sink, each call's result and duration is printed, so one
 // DEBUG run on a GPU shows which step failed.
+//
+// Capacity (measured on the H200, CUDA 13.0, bench/RESULTS.md): the first Start after Enable
+// sets the profiler up for the maxRangesPerPass of the SetConfig before it and costs ~150 ms
+// plus ~0.75 ms per range (32 ranges: ~165 ms, 256: ~320-440 ms, 2048: ~2 s); later Starts cost
+// ~7 ms whatever they ask for, but a later SetConfig asking for more ranges than that first one
+// silently records at most twice as many (no dropped-range count either). So the capacity is
+// fixed at the first Start (range_capacity()) and only a new object (reenable()) can grow it.
 
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +59,12 @@ class RangeProfiler {
   /// Prints every call through the trace sink while on (the first session of a sweep).
   void set_tracing(bool on) { tracing_ = on; }
 
+  /// Ranges per pass fixed by the first Start since Enable (0: not started yet). A SetConfig
+  /// asking for more than this must follow reenable().
+  [[nodiscard]] std::size_t range_capacity() const { return capacity_; }
+  /// Disables the object and enables a new one on the same context (capacity not fixed).
+  void reenable();
+
   /// Bytes of a counter data image holding `max_ranges` ranges of `metrics`.
   [[nodiscard]] std::size_t counter_data_size(const std::vector<const char*>& metrics,
                                               std::size_t max_ranges);
@@ -80,7 +93,12 @@ class RangeProfiler {
   // Records the call's duration, traces it, and throws CuptiError when it failed.
   void finish(const char* call, int result, double milliseconds);
 
-  void* object_ = nullptr;  // CUpti_RangeProfiler_Object*
+  void enable();
+
+  void* context_ = nullptr;  // CUcontext
+  void* object_ = nullptr;   // CUpti_RangeProfiler_Object*
+  std::size_t configured_ranges_ = 0;  // maxRangesPerPass of the last SetConfig
+  std::size_t capacity_ = 0;           // fixed by the first Start
   Trace trace_;
   bool tracing_ = false;
   std::map<std::string, StepTime> steps_;

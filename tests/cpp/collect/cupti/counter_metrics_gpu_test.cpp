@@ -336,8 +336,9 @@ TEST(CounterMetricsGpuTest, BatchingModesAgreeAndTheSpanIsCheapest) {
 
 // Spans over several configs with warm-up runs (the span is closed before them), unannotated
 // kernels and the cache flush between runs (profiled, never attributed), restarted when the
-// image fills (256 ranges by default; 3 launches per run here: the flush, one outside and one
-// inside the annotation; 100 measured runs per config). The DEBUG summary tells the sessions.
+// image fills (128 ranges for 300 measured runs; 3 launches per run here: the flush, one outside
+// and one inside the annotation; 100 measured runs per config). The DEBUG summary tells the
+// sessions.
 TEST(CounterMetricsGpuTest, SpanOverManyRunsAttributesEveryRun) {
   BigBuffer buf;
   const std::size_t small = 4u << 20;
@@ -366,8 +367,39 @@ TEST(CounterMetricsGpuTest, SpanOverManyRunsAttributesEveryRun) {
     EXPECT_EQ(bytes.num_runs, 100u) << config;
   }
   std::printf("    %s\n", cost.c_str());
-  // At least one restart per config (300 launches > 256 ranges) plus one per warm-up run.
   EXPECT_NE(cost.find("300 attributed to annotations"), std::string::npos) << cost;
+}
+
+// The first Start after Enable fixes how many ranges a pass holds (a later, larger SetConfig
+// silently kept at most twice as many on the H200): a run with more kernels than the profiler
+// was set up for makes kscope enable a new object, and every kernel is still attributed. Both
+// with a session spanning the runs and with a session per annotation; the warm-up run tells the
+// size.
+TEST(CounterMetricsGpuTest, RunWithMoreKernelsThanTheFirstSessionHeldGrowsTheProfiler) {
+  BigBuffer buf;
+  constexpr int kKernels = 60;
+  const std::size_t chunk = 1u << 20;
+  for (const char* batch : {"span", "annotation"}) {
+    setenv("KSCOPE_CUPTI_BATCH", batch, 1);
+    auto opt = counters({kTimeMetric, kDram}, std::string("grow_") + batch, 2);
+    opt.warmup_runs = 1;
+    opt.combine_kernel_metrics = [](double a, double b) { return a + b; };
+    std::string log;
+    opt.verbosity = Verbosity::kDebug;
+    opt.log = [&log](std::string_view text) { log += text; };
+    const auto r = profile("grow", configs({1}), [&](const Config&) {
+      Annotation a("reads");
+      // Distinct chunks, each read once after the flush: every byte comes from DRAM.
+      for (int k = 0; k < kKernels; ++k) launch_read(static_cast<char*>(buf.data) + k * chunk, chunk, buf.sink);
+    }, opt);
+    unsetenv("KSCOPE_CUPTI_BATCH");
+    const auto bytes = row(r, "reads", kDram);
+    const double expected = static_cast<double>(kKernels * chunk);
+    EXPECT_NEAR(bytes.min, expected, 0.02 * expected) << batch;
+    EXPECT_NEAR(bytes.max, expected, 0.02 * expected) << batch;
+    EXPECT_EQ(bytes.num_runs, 2u) << batch;
+    EXPECT_NE(log.find("enabling a new range profiler object"), std::string::npos) << batch << "\n" << log;
+  }
 }
 
 // A graph launched outside annotations is profiled by a span but its kernels are invisible to

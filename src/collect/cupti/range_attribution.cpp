@@ -64,6 +64,16 @@ std::vector<KernelRecord> attribute_auto_ranges(const std::vector<ProfiledLaunch
                                                 const SessionPlace& place) {
   check_no_graph_launch(launches, place);
   if (dropped > 0) throw ToolError(dropped_message(dropped, ranges.size(), place));
+  if (place.capacity > 0 && launches.size() > place.capacity) {
+    // CUPTI keeps at most what its first session was set up for, and says nothing about the rest.
+    throw ToolError(
+        "The CUPTI range profiler was set up for " + std::to_string(place.capacity) +
+        " ranges per batch, but " + std::to_string(launches.size()) + " kernel launch(es) were profiled in " +
+        where(place) + ", and CUPTI keeps no more ranges than its first session was set up for. "
+        "A measured run launched more kernels than kscope expected before it: give the sweep "
+        "warmup_runs=1 (kscope sizes the profiler from the warm-up run) or use "
+        "KSCOPE_CUPTI_BATCH=annotation.");
+  }
   if (ranges.size() != launches.size()) {
     throw ToolError("The CUPTI range profiler produced " + std::to_string(ranges.size()) +
                     " auto range(s) for the " + std::to_string(launches.size()) +

@@ -43,6 +43,7 @@ struct SessionPlace {
   int device = 0;
   std::string what;
   std::optional<RunId> last_run{};
+  std::size_t capacity = 0;  ///< ranges per pass the profiler was set up for (0: not checked)
 };
 
 /// Throws NotSupportedError when a CUDA graph was launched in an auto-range session: its kernels

@@ -402,6 +402,31 @@ TEST(CounterMetricsGpuTest, RunWithMoreKernelsThanTheFirstSessionHeldGrowsThePro
   }
 }
 
+// Without a warm-up run nothing tells kscope how many kernels a run launches before the first
+// one: a first run launching more than the profiler was set up for (32 ranges for this sweep)
+// fails with the capacity and the fix, which then works.
+TEST(CounterMetricsGpuTest, FirstRunWithMoreKernelsThanExpectedNamesTheFix) {
+  BigBuffer buf;
+  constexpr int kKernels = 60;
+  const std::size_t chunk = 1u << 20;
+  auto bench = [&](const Config&) {
+    Annotation a("reads");
+    for (int k = 0; k < kKernels; ++k) launch_read(static_cast<char*>(buf.data) + k * chunk, chunk, buf.sink);
+  };
+  auto opt = counters({kTimeMetric, kDram}, "overflow", 1);
+  opt.combine_kernel_metrics = [](double a, double b) { return a + b; };
+  try {
+    (void)profile("overflow", configs({1}), bench, opt);
+    ADD_FAILURE() << "no error";
+  } catch (const ToolError& e) {
+    std::printf("  %s\n", e.what());
+    EXPECT_NE(std::string(e.what()).find("warmup_runs=1"), std::string::npos) << e.what();
+  }
+  opt.warmup_runs = 1;
+  const auto r = profile("overflow", configs({1}), bench, opt);
+  EXPECT_NEAR(row(r, "reads", kDram).avg, static_cast<double>(kKernels * chunk), 0.02 * kKernels * chunk);
+}
+
 // A graph launched outside annotations is profiled by a span but its kernels are invisible to
 // the launch callbacks: a clear error naming the fallback, which then works.
 TEST(CounterMetricsGpuTest, GraphOutsideAnnotationsNeedsSessionsPerAnnotation) {

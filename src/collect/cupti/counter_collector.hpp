@@ -45,9 +45,9 @@ class RangeProfiler;
 class CounterCollector : public LaunchObserver {
  public:
   /// Checks the device, validates the metric names against its chip's catalogue (before any
-  /// run), builds the config, enables the range profiler on the device's primary context and
-  /// hooks the launch callbacks and annotation listener. Throws on any failure, leaving nothing
-  /// enabled.
+  /// run), builds the config, enables the range profiler on the device's primary context, runs
+  /// its expensive first session (empty, sized for the sweep) and hooks the launch callbacks and
+  /// annotation listener. Throws on any failure, leaving nothing enabled.
   explicit CounterCollector(const SessionInfo& info);
   ~CounterCollector() override;
   CounterCollector(const CounterCollector&) = delete;             // owns CUPTI state

@@ -9,7 +9,7 @@
 //
 // Capacity (measured on the H200, CUDA 13.0, bench/RESULTS.md): the first Start after Enable
 // sets the profiler up for the maxRangesPerPass of the SetConfig before it and costs ~150 ms
-// plus ~0.75 ms per range (32 ranges: ~165 ms, 256: ~320-440 ms, 2048: ~2 s); later Starts cost
+// plus ~0.75 ms per range (32 ranges: ~170-210 ms, 256: ~320-440 ms, 2048: ~2 s); later Starts cost
 // ~7 ms whatever they ask for, but a later SetConfig asking for more ranges than that first one
 // silently records at most twice as many (no dropped-range count either). So the capacity is
 // fixed at the first Start (range_capacity()) and only a new object (reenable()) can grow it.

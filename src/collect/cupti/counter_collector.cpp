@@ -51,10 +51,21 @@ std::string list_text(const std::vector<std::string>& names) {
   return out;
 }
 
-std::size_t initial_span_ranges(std::size_t configs, int runs) {
-  const double ranges = 2.0 * static_cast<double>(configs) * std::max(runs, 1);
-  const auto best = static_cast<std::size_t>(std::ceil(std::sqrt(16.0 * ranges / 0.75)));
-  return std::clamp<std::size_t>((best + 15) / 16 * 16, kMinSpanRanges, kMaxInitialSpanRanges);
+// Ranges per pass the first (empty) session sets the profiler up for: what the first batch of
+// the plan's scope asks for before any run was seen.
+std::size_t first_session_ranges(const CollectionPlan& plan, std::size_t configs, int runs) {
+  switch (plan.scope) {
+    case SessionScope::kSpan: {
+      const double ranges = 2.0 * static_cast<double>(configs) * std::max(runs, 1);
+      const auto best = static_cast<std::size_t>(std::ceil(std::sqrt(16.0 * ranges / 0.75)));
+      return std::clamp<std::size_t>((best + 15) / 16 * 16, kMinSpanRanges, kMaxInitialSpanRanges);
+    }
+    case SessionScope::kRun:
+      return plan.user_range ? kMinUserRanges : kMinRunRanges;
+    case SessionScope::kAnnotation:
+      break;
+  }
+  return plan.decode_per_run ? kMinRunRanges : kMinAnnotationRanges;
 }
 
 std::string fixed(double x, int digits) {
@@ -117,10 +128,7 @@ CounterCollector::CounterCollector(const SessionInfo& info)
   }
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
   step("enable");
-  prime(plan_.scope == SessionScope::kSpan ? initial_span_ranges(info.num_configs, opt.runs)
-        : plan_.scope == SessionScope::kRun
-            ? (plan_.user_range ? kMinUserRanges : kMinRunRanges)
-            : (plan_.decode_per_run ? kMinRunRanges : kMinAnnotationRanges));
+  prime(first_session_ranges(plan_, info.num_configs, opt.runs));
   step("first (empty) session");
   log_.debug("cupti metrics set-up: " + setup);
   callbacks_.subscribe(this);

@@ -61,22 +61,26 @@ void RangeProfiler::enable() {
   capacity_ = 0;
 }
 
+void RangeProfiler::disable() {
+  if (!object_) return;
+  auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+  p.pRangeProfilerObject = object(object_);
+  object_ = nullptr;
+  KSCOPE_RP_TIMED("cuptiRangeProfilerDisable", cuptiRangeProfilerDisable(&p));
+}
+
 void RangeProfiler::reenable() {
   tracing_ = true;
-  if (object_) {
-    auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-    p.pRangeProfilerObject = object(object_);
-    object_ = nullptr;
-    KSCOPE_RP_TIMED("cuptiRangeProfilerDisable", cuptiRangeProfilerDisable(&p));
-  }
+  disable();
   enable();
 }
 
 RangeProfiler::~RangeProfiler() {
-  if (!object_) return;
-  auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-  p.pRangeProfilerObject = object(object_);
-  (void)cuptiRangeProfilerDisable(&p);
+  try {
+    disable();
+  } catch (...) {
+    // Nothing left to do with an object CUPTI would not disable.
+  }
 }
 
 std::size_t RangeProfiler::counter_data_size(const std::vector<const char*>& metrics,

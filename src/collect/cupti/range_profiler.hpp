@@ -94,6 +94,7 @@ class RangeProfiler {
   void finish(const char* call, int result, double milliseconds);
 
   void enable();
+  void disable();  // throws CuptiError; leaves no object either way
 
   void* context_ = nullptr;  // CUcontext
   void* object_ = nullptr;   // CUpti_RangeProfiler_Object*

@@ -370,31 +370,46 @@ TEST(CounterMetricsGpuTest, SpanOverManyRunsAttributesEveryRun) {
   EXPECT_NE(cost.find("300 attributed to annotations"), std::string::npos) << cost;
 }
 
+// 60 kernels in one annotation, each reading its own 1 MiB chunk once after the flush (every
+// byte comes from DRAM), summed into one value per run: more kernels than a first session sized
+// for a one- or two-run sweep holds.
+struct ChunkReads {
+  static constexpr int kKernels = 60;
+  static constexpr std::size_t kChunk = 1u << 20;
+  Benchmark bench() {
+    return [this](const Config&) {
+      Annotation a("reads");
+      for (int k = 0; k < kKernels; ++k)
+        launch_read(static_cast<char*>(buf.data) + k * kChunk, kChunk, buf.sink);
+    };
+  }
+  static Options options(const std::string& dir, int runs) {
+    auto opt = counters({kTimeMetric, kDram}, dir, runs);
+    opt.combine_kernel_metrics = [](double a, double b) { return a + b; };
+    return opt;
+  }
+  static double bytes() { return static_cast<double>(kKernels * kChunk); }
+  BigBuffer buf;
+};
+
 // The first Start after Enable fixes how many ranges a pass holds (a later, larger SetConfig
 // silently kept at most twice as many on the H200): a run with more kernels than the profiler
 // was set up for makes kscope enable a new object, and every kernel is still attributed. Both
 // with a session spanning the runs and with a session per annotation; the warm-up run tells the
 // size.
 TEST(CounterMetricsGpuTest, RunWithMoreKernelsThanTheFirstSessionHeldGrowsTheProfiler) {
-  BigBuffer buf;
-  constexpr int kKernels = 60;
-  const std::size_t chunk = 1u << 20;
+  ChunkReads reads;
   for (const char* batch : {"span", "annotation"}) {
     setenv("KSCOPE_CUPTI_BATCH", batch, 1);
-    auto opt = counters({kTimeMetric, kDram}, std::string("grow_") + batch, 2);
+    auto opt = ChunkReads::options(std::string("grow_") + batch, 2);
     opt.warmup_runs = 1;
-    opt.combine_kernel_metrics = [](double a, double b) { return a + b; };
     std::string log;
     opt.verbosity = Verbosity::kDebug;
     opt.log = [&log](std::string_view text) { log += text; };
-    const auto r = profile("grow", configs({1}), [&](const Config&) {
-      Annotation a("reads");
-      // Distinct chunks, each read once after the flush: every byte comes from DRAM.
-      for (int k = 0; k < kKernels; ++k) launch_read(static_cast<char*>(buf.data) + k * chunk, chunk, buf.sink);
-    }, opt);
+    const auto r = profile("grow", configs({1}), reads.bench(), opt);
     unsetenv("KSCOPE_CUPTI_BATCH");
     const auto bytes = row(r, "reads", kDram);
-    const double expected = static_cast<double>(kKernels * chunk);
+    const double expected = ChunkReads::bytes();
     EXPECT_NEAR(bytes.min, expected, 0.02 * expected) << batch;
     EXPECT_NEAR(bytes.max, expected, 0.02 * expected) << batch;
     EXPECT_EQ(bytes.num_runs, 2u) << batch;
@@ -406,25 +421,18 @@ TEST(CounterMetricsGpuTest, RunWithMoreKernelsThanTheFirstSessionHeldGrowsThePro
 // one: a first run launching more than the profiler was set up for (32 ranges for this sweep)
 // fails with the capacity and the fix, which then works.
 TEST(CounterMetricsGpuTest, FirstRunWithMoreKernelsThanExpectedNamesTheFix) {
-  BigBuffer buf;
-  constexpr int kKernels = 60;
-  const std::size_t chunk = 1u << 20;
-  auto bench = [&](const Config&) {
-    Annotation a("reads");
-    for (int k = 0; k < kKernels; ++k) launch_read(static_cast<char*>(buf.data) + k * chunk, chunk, buf.sink);
-  };
-  auto opt = counters({kTimeMetric, kDram}, "overflow", 1);
-  opt.combine_kernel_metrics = [](double a, double b) { return a + b; };
+  ChunkReads reads;
+  auto opt = ChunkReads::options("overflow", 1);
   try {
-    (void)profile("overflow", configs({1}), bench, opt);
+    (void)profile("overflow", configs({1}), reads.bench(), opt);
     ADD_FAILURE() << "no error";
   } catch (const ToolError& e) {
     std::printf("  %s\n", e.what());
     EXPECT_NE(std::string(e.what()).find("warmup_runs=1"), std::string::npos) << e.what();
   }
   opt.warmup_runs = 1;
-  const auto r = profile("overflow", configs({1}), bench, opt);
-  EXPECT_NEAR(row(r, "reads", kDram).avg, static_cast<double>(kKernels * chunk), 0.02 * kKernels * chunk);
+  const auto r = profile("overflow", configs({1}), reads.bench(), opt);
+  EXPECT_NEAR(row(r, "reads", kDram).avg, ChunkReads::bytes(), 0.02 * ChunkReads::bytes());
 }
 
 // A graph launched outside annotations is profiled by a span but its kernels are invisible to

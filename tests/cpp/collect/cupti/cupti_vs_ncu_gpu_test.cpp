@@ -33,6 +33,7 @@
 
 #include "collect/cupti/collection_plan.hpp"
 #include "collect/cupti/metric_catalog.hpp"
+#include "core/statistics.hpp"
 #include "counter_kernels.hpp"
 #include "kscope/kscope.hpp"
 #include "support/gpu_test.hpp"
@@ -123,13 +124,6 @@ double ncu_number(std::string s) {
   return std::strtod(s.c_str(), nullptr);
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct NcuRun {
   std::vector<std::vector<double>> values;  // per config, per metric: median of its kRepeats kernels
   std::vector<std::string> units;           // per metric
@@ -184,7 +178,7 @@ NcuRun run_ncu(const std::string& ncu, const std::vector<std::string>& metrics) 
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       std::vector<double> v;
       for (int k = 0; k < kRepeats; ++k) v.push_back(kernels[first + k][m]);
-      per_metric.push_back(median(v));
+      per_metric.push_back(stats::median(v));
     }
     r.values.push_back(per_metric);
   }
@@ -284,7 +278,7 @@ double avg_of(const KscopeRun& r, const std::string& metric, int config) {
     if (raw.metric == metric && raw.config == static_cast<std::size_t>(config)) v.push_back(raw.value);
   }
   EXPECT_EQ(v.size(), static_cast<std::size_t>(kRepeats)) << metric << " config " << config;
-  return median(v);
+  return stats::median(v);
 }
 
 void print_mode(const char* label, const std::vector<std::string>& metrics, const KscopeRun& r) {

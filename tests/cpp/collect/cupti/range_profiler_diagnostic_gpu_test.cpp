@@ -187,10 +187,10 @@ TEST(RangeProfilerDiagnostic, CostOfOneSessionPerAnnotation) {
     (void)r.rp.decode();
     (void)evaluate(r.host, r.image, 0, r.metrics);
   }
-  const double total = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  const double total = ms_since(t0);
   const auto t1 = Clock::now();
   for (int i = 0; i < sessions; ++i) r.work.kernels(1);
-  const double bare = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
+  const double bare = ms_since(t1);
   std::printf("  FINDING session-cost: %.3f ms per one-kernel session (bare kernel+sync %.3f ms)\n",
               total / sessions, bare / sessions);
   for (const auto& [call, t] : r.rp.step_times()) {

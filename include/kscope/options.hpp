@@ -78,21 +78,32 @@ struct Options {
   /// --print-limit, which also caps its XML report); 0: no limit. kscope warns when a check
   /// reaches it, since later errors are then missing.
   int sanitizer_print_limit = 1000;
-  /// "all": flush the L2 cache before every run by writing a scratch buffer of twice the L2
-  /// size on the device (like ncu's default); "none": leave caches warm.
+  /// "all": flush the L2 cache at the entry of every annotated region (after the GPU work
+  /// launched before it) by writing a scratch buffer of twice the L2 size on the device and
+  /// discarding it, so that each region's first kernel starts cold like ncu's default; later
+  /// kernels of one region see what the earlier ones left. "none": leave caches warm.
   std::string cache_control = "all";
   /// "none": leave GPU clocks alone (default); "base": lock to base clocks (ncu tool only).
   std::string clock_control = "none";
   /// "kernel": one result per kernel; "range": one result per annotated range.
   std::string replay_mode = "kernel";
-  /// How the cupti tool replays a hardware-counter metric set that needs several passes, with
-  /// replay_mode "kernel" (docs/tools/cupti-metrics.md): "kernel" (default) replays each
-  /// annotated kernel, saving and restoring device memory between passes (safe for any
-  /// workload); "application" executes each measured run once per pass without saving memory,
-  /// which is much faster but needs a benchmark that launches the same kernels every time and
-  /// does not depend on the state left by earlier executions. One-pass sets are never replayed;
-  /// replay_mode "range" always executes the run once per pass.
-  std::string metric_replay = "kernel";
+  /// How the cupti tool replays a hardware-counter metric set that needs several passes
+  /// (docs/tools/cupti-metrics.md): "checkpoint" (default) executes each measured run once per
+  /// pass, restoring device memory from a CUPTI checkpoint before every pass after the first
+  /// (correct for any benchmark whose kernels are the same in every execution; host-side effects
+  /// happen once per pass); "application" does the same without saving memory (faster, for
+  /// benchmarks that do not depend on the state earlier executions left); "kernel" is CUPTI's
+  /// kernel replay: each annotated kernel is replayed in isolation, the benchmark executes once,
+  /// but passes after the first run with the caches the previous pass left. One-pass sets are
+  /// never replayed. replay_mode "range" takes "checkpoint" or "application".
+  std::string metric_replay = "checkpoint";
+  /// How the cupti tool measures gpu__time_duration.sum (docs/tools/cupti.md): "activity"
+  /// (default) from CUPTI's kernel activity records, the kernel's execution from its start to its
+  /// end, a few microseconds of host cost per launch, kernels not serialised; "profiler" through
+  /// the CUPTI Range Profiler, Nsight Compute's own definition (it adds the GPU's launch set-up
+  /// and drain, ~0.8 us for short kernels on an H200), each measured kernel serialised, the range
+  /// profiler's set-up paid once per profile() call.
+  std::string duration_source = "activity";
   /// Kernel names (demangled base name, full demangled or mangled) dropped before attribution.
   std::vector<std::string> ignore_kernel_list;
   /// Reduces the N kernels of one annotation in one run to one value per metric. Without it an

@@ -46,6 +46,7 @@ class KernelSettings:
     cache_control: str
     replay_mode: str
     metric_replay: str
+    duration_source: str
     thermal_mode: str
     thermal_wait: int | None
     thermal_cont: int | None
@@ -120,7 +121,8 @@ def make_settings(**options: Any) -> KernelSettings:
         _require_int(name, o[name], optional=True)
     o["metrics"] = tuple(m.strip() for m in _names("metrics", o["metrics"], optional=False))
     o["ignore_kernel_list"] = _names("ignore_kernel_list", o["ignore_kernel_list"], optional=True)
-    for name in ("clock_control", "cache_control", "replay_mode", "metric_replay", "thermal_mode"):
+    for name in ("clock_control", "cache_control", "replay_mode", "metric_replay",
+                 "duration_source", "thermal_mode"):
         o[name] = _choice(name, o[name])
     if o["derive_metric"] is not None:
         _derive.check_callable(o["derive_metric"])
@@ -177,6 +179,7 @@ def engine_options(
     o.clock_control = settings.clock_control
     o.replay_mode = settings.replay_mode
     o.metric_replay = settings.metric_replay
+    o.duration_source = settings.duration_source
     o.ignore_kernel_list = list(settings.ignore_kernel_list)
     combine = settings.combine_kernel_metrics
     o.combine_kernel_metrics = None if combine is None else (lambda a, b: float(combine(a, b)))

@@ -30,7 +30,8 @@ def kernel(
     clock_control: str = "none",
     cache_control: str = "all",
     replay_mode: str = "kernel",
-    metric_replay: str = "kernel",
+    metric_replay: str = "checkpoint",
+    duration_source: str = "activity",
     thermal_mode: str = "auto",
     thermal_wait: int | None = None,
     thermal_cont: int | None = None,
@@ -62,13 +63,20 @@ def kernel(
         metrics: metric names; the cupti tool measures ``"gpu__time_duration.sum"`` (ns).
         ignore_kernel_list: kernel names dropped before attribution.
         clock_control: ``"none"`` or ``"base"`` (ncu tool only).
-        cache_control: ``"all"`` (flush L2 before every run) or ``"none"``.
+        cache_control: ``"all"`` (flush the L2 at the entry of every annotated region, so that
+            its first kernel starts cold, like ncu) or ``"none"``.
         replay_mode: ``"kernel"`` or ``"range"``.
         metric_replay: (kscope, cupti tool) how a hardware-counter metric set needing several
-            passes is replayed with ``replay_mode="kernel"``: ``"kernel"`` replays each kernel,
-            saving and restoring device memory (safe); ``"application"`` executes each run
-            once per pass (faster; the function must launch the same kernels every time and
-            not depend on what earlier executions left in memory).
+            passes is replayed: ``"checkpoint"`` (default) executes each run once per pass with
+            device memory restored between passes (every pass sees the same memory and cold
+            caches; the function must launch the same kernels every time); ``"application"``
+            the same without restoring memory (the function must not depend on what earlier
+            executions left); ``"kernel"``: CUPTI's kernel replay, the function runs once but
+            passes after the first see warm caches.
+        duration_source: (kscope, cupti tool) how ``gpu__time_duration.sum`` is measured:
+            ``"activity"`` (default, activity records: the kernel's execution) or
+            ``"profiler"`` (the range profiler: Nsight Compute's definition, which adds the
+            GPU's launch set-up, ~0.8 us; kernels serialised).
         thermal_mode: ``"auto"``, ``"manual"`` or ``"off"``.
         thermal_wait: thermal headroom (degC) at which profiling pauses (default 10).
         thermal_cont: headroom at which a pause ends (default 20); > thermal_wait.
@@ -102,6 +110,7 @@ def kernel(
         cache_control=cache_control,
         replay_mode=replay_mode,
         metric_replay=metric_replay,
+        duration_source=duration_source,
         thermal_mode=thermal_mode,
         thermal_wait=thermal_wait,
         thermal_cont=thermal_cont,

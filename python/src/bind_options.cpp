@@ -61,12 +61,16 @@ void bind_options(nb::module_& m) {
           .def_rw("metrics", &Options::metrics, "metric names")
           .def_rw("tool", &Options::tool, "\"cupti\" (default), \"ncu\" or \"sanitizer\"")
           .def_rw("cache_control", &Options::cache_control,
-                  "\"all\" (flush L2 before runs) or \"none\"")
+                  "\"all\" (flush L2 at every annotated region's entry) or \"none\"")
           .def_rw("clock_control", &Options::clock_control, "\"none\" or \"base\" (ncu tool only)")
           .def_rw("replay_mode", &Options::replay_mode, "\"kernel\" or \"range\"")
           .def_rw("metric_replay", &Options::metric_replay,
-                  "cupti tool, multi-pass metric sets: \"kernel\" (replay each kernel, memory "
-                  "saved and restored) or \"application\" (execute each run once per pass)")
+                  "cupti tool, multi-pass metric sets: \"checkpoint\" (execute each run once per "
+                  "pass, device memory restored between passes), \"application\" (the same "
+                  "without restoring) or \"kernel\" (CUPTI's kernel replay)")
+          .def_rw("duration_source", &Options::duration_source,
+                  "cupti tool, gpu__time_duration.sum: \"activity\" (activity records) or "
+                  "\"profiler\" (the range profiler: ncu's definition)")
           .def_rw("ignore_kernel_list", &Options::ignore_kernel_list,
                   "kernel names dropped before attribution")
           .def_rw("normalize_against", &Options::normalize_against,

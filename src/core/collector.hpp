@@ -33,7 +33,14 @@ class Collector {
   /// How many times the benchmark is executed per run (user replay re-executes a run once per
   /// counter pass). 1 for plain timing.
   [[nodiscard]] virtual int passes_per_run() const { return 1; }
-  /// Right before the benchmark callable is executed (after thermal guard and cache flush).
+  /// First thing of every execution of a run, before the run environment (thermal guard) and
+  /// before any cache flush: where a replaying tool saves device memory (pass 0) or restores it
+  /// (later passes), so that the copies cannot warm the caches of the measured kernels.
+  virtual void prepare_pass(const RunId& run, int pass) {
+    (void)run;
+    (void)pass;
+  }
+  /// Right before the benchmark callable is executed (after the thermal guard).
   virtual void before_run(const RunId& run, int pass) {
     (void)run;
     (void)pass;

@@ -14,7 +14,8 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& table() {
       {"cache_control", {"all", "none"}},
       {"clock_control", {"base", "none"}},
       {"replay_mode", {"kernel", "range"}},
-      {"metric_replay", {"kernel", "application"}},
+      {"metric_replay", {"checkpoint", "application", "kernel"}},
+      {"duration_source", {"activity", "profiler"}},
       {"thermal_mode", {"auto", "manual", "off"}},
       {"sanitizer_checks", {"memcheck", "racecheck", "initcheck", "synccheck"}},
   };
@@ -95,6 +96,13 @@ void Options::validate() const {
   check_enum("clock_control", clock_control);
   check_enum("replay_mode", replay_mode);
   check_enum("metric_replay", metric_replay);
+  if (replay_mode == "range" && metric_replay == "kernel") {
+    throw InvalidArgument(
+        "Invalid metric_replay 'kernel' with replay_mode 'range': CUPTI's kernel replay replays "
+        "single kernels, not ranges. Use metric_replay 'checkpoint' (the default: device memory "
+        "restored between passes) or 'application'.");
+  }
+  check_enum("duration_source", duration_source);
   check_enum("thermal_mode", thermal_mode);
   if (metrics.empty()) {
     throw InvalidArgument("Invalid metrics []: at least one metric name is required, e.g. '" +

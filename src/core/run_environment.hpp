@@ -2,6 +2,8 @@
 // What the session needs from the device around each run, kept behind an interface so that the
 // core stays free of CUDA and the loop can be tested with a fake.
 
+#include <string>
+
 #include "core/kernel_record.hpp"
 
 namespace kscope {
@@ -9,8 +11,13 @@ namespace kscope {
 class RunEnvironment {
  public:
   virtual ~RunEnvironment() = default;
-  /// Before the run: thermal guard, telemetry reading, cache flush (in that order).
+  /// Before the run: thermal guard, telemetry reading (in that order).
   virtual void before_run(const RunId& run) { (void)run; }
+  /// At the entry of every annotated region of a run (warm-up runs and every replay pass
+  /// included), after the GPU work launched before it and before the region opens, so that its
+  /// kernels are not attributed to the region: the cache flush of cache_control "all". Called on
+  /// the thread that opens the annotation.
+  virtual void before_region(const std::string& annotation) { (void)annotation; }
   /// Waits until all work on the device has finished; throws on a device error.
   virtual void synchronize() = 0;
   /// After the run has been synchronised: telemetry reading.

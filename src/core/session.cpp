@@ -16,21 +16,26 @@ namespace {
 constexpr auto kJournalInterval = std::chrono::seconds(1);
 constexpr auto kConfigFlushGap = std::chrono::milliseconds(100);
 
-// While run() runs: its info collectors are the Session's and the registry's entry hook.
-class ActiveInfo {
+// While run() runs: its info collectors are the Session's, and the registry's entry hook calls
+// them and then the run environment (the cache flush, last, right before the region opens).
+class RegionEntry {
  public:
-  ActiveInfo(InfoCollection& info, InfoCollection** slot) : slot_(slot) {
+  RegionEntry(InfoCollection& info, InfoCollection** slot, RunEnvironment& env, SessionPhases& phases)
+      : slot_(slot) {
     *slot_ = &info;
-    if (info.empty()) return;
-    AnnotationRegistry::instance().set_entry_hook(
-        [&info](const std::string& name) { info.enter_annotation(name); });
+    AnnotationRegistry::instance().set_entry_hook([&info, &env, &phases](const std::string& name) {
+      const auto t0 = std::chrono::steady_clock::now();
+      if (!info.empty()) info.enter_annotation(name);
+      env.before_region(name);
+      phases.add(SessionPhases::kRegionEntry, std::chrono::steady_clock::now() - t0);
+    });
   }
-  ~ActiveInfo() {
-    if (!(*slot_)->empty()) AnnotationRegistry::instance().set_entry_hook({});
+  ~RegionEntry() {
+    AnnotationRegistry::instance().set_entry_hook({});
     *slot_ = nullptr;
   }
-  ActiveInfo(const ActiveInfo&) = delete;             // non-copyable
-  ActiveInfo& operator=(const ActiveInfo&) = delete;  // non-copyable
+  RegionEntry(const RegionEntry&) = delete;             // non-copyable
+  RegionEntry& operator=(const RegionEntry&) = delete;  // non-copyable
 
  private:
   InfoCollection** slot_;
@@ -46,11 +51,13 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
   const int passes = run.warmup ? 1 : collector_.passes_per_run();
   RunLog first;
   for (int pass = 0; pass < passes; ++pass) {
-    // Info collectors: RUN ones before the thermal guard and the cache flush, so that their work
-    // cannot disturb the measured run; ANNOTATION ones only in the first pass of measured runs.
+    // Info collectors: RUN ones before the tool saves or restores device memory, the thermal
+    // guard and the cache flushes (at region entry), so that their work cannot disturb the
+    // measured run; ANNOTATION ones only in the first pass of measured runs.
     const bool collect = !run.warmup && pass == 0;
     phases_.start();
     if (collect) info_->start_run(config);
+    collector_.prepare_pass(run, pass);
     env_.before_run(run);
     phases_.lap(SessionPhases::kEnvironmentBefore);
     registry.start_run(run);
@@ -95,7 +102,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   pending_runs_.clear();
   phases_ = SessionPhases{};
   InfoCollection info_collection(opt.info_collectors, log_);
-  const ActiveInfo active_info(info_collection, &info_);
+  const RegionEntry region_entry(info_collection, &info_, env_, phases_);
   info_collection.collect_once();
   try {
     collector_.begin(info);

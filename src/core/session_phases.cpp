@@ -7,7 +7,7 @@ namespace kscope {
 std::string SessionPhases::summary() const {
   static constexpr const char* kNames[kCount] = {"environment before", "tool before", "benchmark",
                                                  "synchronize",        "tool after",  "environment after",
-                                                 "journal"};
+                                                 "journal", "region entry (in benchmark)"};
   if (runs_ == 0) return "no runs";
   std::string out = "host time per run (us, mean over " + std::to_string(runs_) + " executions):";
   for (std::size_t i = 0; i < kCount; ++i) {

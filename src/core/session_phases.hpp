@@ -1,6 +1,6 @@
 #pragma once
 // Where the host time of a sweep goes, phase by phase (environment, tool, benchmark,
-// synchronisation, journal), so that kscope's own overhead per run is visible at DEBUG.
+// synchronisation, journal, and the region entries inside the benchmark), so that kscope's own overhead per run is visible at DEBUG.
 
 #include <array>
 #include <chrono>
@@ -19,6 +19,8 @@ class SessionPhases {
     kToolAfter,          ///< the collector's after_run, run bookkeeping
     kEnvironmentAfter,   ///< telemetry after the run
     kJournal,            ///< tool flushes and journal appends
+    kRegionEntry,        ///< inside kBenchmark: the entry of annotated regions (cache flush,
+                         ///< ANNOTATION-scope info collectors)
     kCount
   };
 
@@ -29,6 +31,8 @@ class SessionPhases {
     totals_[phase] += now - mark_;
     mark_ = now;
   }
+  /// Adds `d` to `phase` without moving the mark (a phase nested in another one).
+  void add(Phase phase, std::chrono::steady_clock::duration d) { totals_[phase] += d; }
   void count_run() { ++runs_; }
 
   /// "per run (us, mean over N executions): environment before 1.2, tool before 0.1, ...".

@@ -8,13 +8,14 @@
 
 namespace kscope::cuda {
 
-CacheFlusher::CacheFlusher(int device) {
+CacheFlusher::CacheFlusher(int device) : device_(device) {
   bytes_ = static_cast<std::size_t>(2 * l2_cache_bytes(device)) / 128 * 128;
   if (bytes_ == 0) return;
   int sms = 0;
   KSCOPE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   blocks_ = 4 * (sms > 0 ? sms : 1);
   KSCOPE_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+  flush();
 }
 
 CacheFlusher::~CacheFlusher() {
@@ -23,11 +24,18 @@ CacheFlusher::~CacheFlusher() {
 
 void CacheFlusher::flush() {
   if (!buffer_) return;
+  int current = device_;
+  KSCOPE_CUDA_CHECK(cudaGetDevice(&current));
+  if (current != device_) KSCOPE_CUDA_CHECK(cudaSetDevice(device_));
+  // The GPU work launched before the region (its inputs, written right before it) finishes
+  // first, so that the flush evicts what it left in the L2.
+  KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
   // Writing 2 x L2 evicts every other line (dirty ones are written back now, not during the
   // measured kernel); discarding the scratch lines then leaves the L2 empty and clean.
   KSCOPE_CUDA_CHECK(cudaMemsetAsync(buffer_, ++value_, bytes_, nullptr));
   KSCOPE_CUDA_CHECK(launch_l2_discard(buffer_, bytes_, blocks_, nullptr));
   KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
+  if (current != device_) KSCOPE_CUDA_CHECK(cudaSetDevice(current));
 }
 
 }  // namespace kscope::cuda

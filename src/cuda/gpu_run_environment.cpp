@@ -18,6 +18,10 @@ void GpuRunEnvironment::add_hooks(std::function<void(const RunId&)> before,
 
 void GpuRunEnvironment::before_run(const RunId& run) {
   for (auto& h : before_) h(run);
+}
+
+void GpuRunEnvironment::before_region(const std::string& annotation) {
+  (void)annotation;
   if (flusher_) flusher_->flush();
 }
 

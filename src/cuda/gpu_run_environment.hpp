@@ -1,6 +1,7 @@
 #pragma once
-// The real RunEnvironment: cache flush before each run and device synchronisation after it.
-// Extra work before/after each run (thermal guard, telemetry) is added with add_hooks.
+// The real RunEnvironment: the cache flush at the entry of every annotated region (cache_control
+// "all") and device synchronisation after each run. Extra work before/after each run (thermal
+// guard, telemetry) is added with add_hooks.
 
 #include <functional>
 #include <memory>
@@ -16,10 +17,13 @@ class GpuRunEnvironment : public RunEnvironment {
  public:
   GpuRunEnvironment(int device, const Options& options);
 
-  /// Hooks called before the cache flush / after synchronisation of every run.
+  /// Hooks called before / after (synchronisation of) every run.
   void add_hooks(std::function<void(const RunId&)> before, std::function<void(const RunId&)> after);
 
   void before_run(const RunId& run) override;
+  /// cache_control "all": waits for the GPU work launched before the region, then flushes the
+  /// L2 (CacheFlusher), so that every region's first kernel starts cold, as under ncu.
+  void before_region(const std::string& annotation) override;
   void synchronize() override;
   void after_run(const RunId& run) override;
 

@@ -82,6 +82,7 @@ Json to_json(const Options& o) {
               {"clock_control", o.clock_control},
               {"replay_mode", o.replay_mode},
               {"metric_replay", o.metric_replay},
+              {"duration_source", o.duration_source},
               {"ignore_kernel_list", o.ignore_kernel_list},
               {"combine_kernel_metrics", static_cast<bool>(o.combine_kernel_metrics)},
               {"derive_metric", static_cast<bool>(o.derive_metric)},
@@ -119,6 +120,7 @@ void options_from_json(const Json& j, Options* o) {
   o->clock_control = get_or(j, "clock_control", o->clock_control);
   o->replay_mode = get_or(j, "replay_mode", o->replay_mode);
   o->metric_replay = get_or(j, "metric_replay", o->metric_replay);
+  o->duration_source = get_or(j, "duration_source", o->duration_source);
   o->ignore_kernel_list = get_or(j, "ignore_kernel_list", o->ignore_kernel_list);
   o->normalize_against = get_or(j, "normalize_against", std::string());
   o->verbosity = static_cast<Verbosity>(get_or(j, "verbosity", static_cast<int>(o->verbosity)));

@@ -58,7 +58,8 @@ def test_options_defaults_follow_nsight_python():
     assert (o.runs, o.metrics, o.tool, o.cache_control, o.clock_control, o.replay_mode) == (
         1, ["gpu__time_duration.sum"], "cupti", "all", "none", "kernel")  # fmt: skip
     assert (o.thermal_mode, o.thermal_wait, o.derive_metric, o.log) == ("auto", None, None, None)
-    assert (o.metric_replay, o.call_name) == ("kernel", "kscope::profile()")
+    assert (o.metric_replay, o.call_name) == ("checkpoint", "kscope::profile()")
+    assert o.duration_source == "activity"
     o.validate()
 
 

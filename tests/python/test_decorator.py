@@ -62,7 +62,12 @@ def test_decorator_with_options(fake_engine):
         ("replay_mode", r"^Invalid replay_mode 'invalid_value'\. Expected 'kernel' or 'range'\.$"),
         (
             "metric_replay",
-            r"^Invalid metric_replay 'invalid_value'\. Expected 'kernel' or 'application'\.$",
+            r"^Invalid metric_replay 'invalid_value'\. Expected 'checkpoint', 'application' or "
+            r"'kernel'\.$",
+        ),
+        (
+            "duration_source",
+            r"^Invalid duration_source 'invalid_value'\. Expected 'activity' or 'profiler'\.$",
         ),
         ("thermal_mode", r"^Invalid thermal_mode 'invalid_value'\. Expected 'auto', 'manual' or"),
     ],
@@ -173,7 +178,8 @@ def test_every_option_reaches_the_engine(fake_engine, tmp_path):
     prefix = str(tmp_path / "out" / "run_")
 
     @kscope.analyze.kernel(runs=2, warmup_runs=1, cache_control="none", replay_mode="kernel",
-                           metric_replay="application", ignore_kernel_list=["memset"],
+                           metric_replay="application", duration_source="profiler",
+                           ignore_kernel_list=["memset"],
                            normalize_against="fake", output_prefix=prefix, output_csv=True,
                            verbosity=SILENT)  # fmt: skip
     def f():
@@ -183,17 +189,26 @@ def test_every_option_reaches_the_engine(fake_engine, tmp_path):
     o = fake_engine.calls[0]["options"]
     assert (o.runs, o.warmup_runs, o.cache_control, o.replay_mode) == (2, 1, "none", "kernel")
     assert (o.metric_replay, o.call_name) == ("application", "kscope.analyze.kernel()")
+    assert o.duration_source == "profiler"
     assert (o.ignore_kernel_list, o.normalize_against) == (["memset"], "fake")
     assert (o.output_prefix, o.output_csv, o.tool) == (prefix, True, "cupti")
 
 
-def test_metric_replay_defaults_to_kernel_replay(fake_engine):
+def test_replay_and_duration_defaults(fake_engine):
     @kscope.analyze.kernel(verbosity=SILENT)
     def f():
         pass
 
     f()
-    assert fake_engine.calls[0]["options"].metric_replay == "kernel"
+    o = fake_engine.calls[0]["options"]
+    assert (o.metric_replay, o.duration_source) == ("checkpoint", "activity")
+
+
+def test_range_replay_refuses_cupti_kernel_replay_at_decoration():
+    with pytest.raises(kscope.exceptions.InvalidArgumentError,
+                       match=r"^Invalid metric_replay 'kernel' with replay_mode 'range': CUPTI's "
+                             r"kernel replay replays single kernels, not ranges\."):  # fmt: skip
+        kscope.analyze.kernel(replay_mode="range", metric_replay="kernel")(lambda: None)
 
 
 def test_output_prefix_directory_created_at_decoration(tmp_path):

@@ -38,6 +38,9 @@ enum class BatchOverride {
 struct CollectionPlan {
   bool user_range = false;     ///< CUPTI_UserRange (one range per annotation), else CUPTI_AutoRange
   bool kernel_replay = false;  ///< CUPTI_KernelReplay (CUPTI saves/restores memory per pass), else UserReplay
+  /// User replay of whole runs with device memory saved before pass 0 and restored before every
+  /// later pass (metric_replay "checkpoint"): every pass starts from the same memory and caches.
+  bool restore_memory = false;
   SessionScope scope = SessionScope::kAnnotation;
   /// kAnnotation: one image and one decode for all annotation sessions of a run.
   bool decode_per_run = false;
@@ -49,13 +52,16 @@ struct CollectionPlan {
   [[nodiscard]] std::string describe() const;
 };
 
-/// replay_mode "range": UserRange + UserReplay over whole runs (re-executed once per pass).
+/// replay_mode "range": UserRange + UserReplay over whole runs (re-executed once per pass, device
+/// memory restored between passes unless metric_replay is "application").
 /// replay_mode "kernel": AutoRange. One-pass sets need no replay (UserReplay, one pass) and are
 /// collected in one session spanning many runs (kSpan) unless `batch` asks for sessions per
-/// annotation. Multi-pass sets use KernelReplay with a session per annotation (Start/Stop are
-/// cheap there; a span would replay every kernel outside annotations too), decoded per
-/// annotation or, with `batch` kRun, per run; with metric_replay "application" they re-execute
-/// whole runs once per pass (AutoRange + UserReplay, no save/restore).
+/// annotation. Multi-pass sets: metric_replay "checkpoint" (default) re-executes whole runs once
+/// per pass (AutoRange + UserReplay, kRun) with device memory restored from a checkpoint before
+/// every pass after the first; "application" does the same without the checkpoint; "kernel"
+/// uses CUPTI's KernelReplay with a session per annotation (Start/Stop are cheap there; a span
+/// would replay every kernel outside annotations too), decoded per annotation or, with `batch`
+/// kRun, per run.
 [[nodiscard]] CollectionPlan plan_collection(const std::string& replay_mode,
                                              const std::string& metric_replay,
                                              std::size_t counter_passes,

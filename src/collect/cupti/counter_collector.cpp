@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "collect/cupti/cupti_checkpoint.hpp"
 #include "collect/cupti/metric_catalog.hpp"
 #include "collect/cupti/profiler_device.hpp"
 #include "collect/cupti/profiler_host.hpp"
@@ -126,6 +127,10 @@ CounterCollector::CounterCollector(const SessionInfo& info)
                                          " times") +
               ". Smaller metric sets are cheaper.");
   }
+  if (plan_.restore_memory) {
+    checkpoint_ = std::make_unique<CuptiCheckpoint>(context);
+    step("checkpoint library");
+  }
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
   step("enable");
   prime(first_session_ranges(plan_, info.num_configs, opt.runs));
@@ -146,6 +151,16 @@ void CounterCollector::shutdown() noexcept {
     hooked_ = false;
   }
   profiler_.reset();  // cuptiRangeProfilerDisable
+  checkpoint_.reset();  // frees the saved memory
+}
+
+void CounterCollector::prepare_pass(const RunId& run, int pass) {
+  if (!checkpoint_ || run.warmup) return;
+  if (pass == 0) {
+    checkpoint_->save();
+  } else {
+    checkpoint_->restore();
+  }
 }
 
 void CounterCollector::prime(std::size_t ranges) {
@@ -667,7 +682,9 @@ std::vector<KernelRecord> CounterCollector::end() {
                " decoded batch(es); " + fixed(batch_ms_, 3) + " ms inside batches (" +
                fixed(per_kernel, 3) +
                " ms per profiled kernel, benchmark included), metric evaluation " +
-               fixed(evaluate_ms_, 3) + " ms in total; CUPTI calls:" + steps);
+               fixed(evaluate_ms_, 3) + " ms in total" +
+               (checkpoint_ ? "; device memory checkpoint: " + checkpoint_->cost() : "") +
+               "; CUPTI calls:" + steps);
   }
   shutdown();
   rethrow_pending_error();

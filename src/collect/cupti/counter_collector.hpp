@@ -12,12 +12,15 @@
 //   kernel launched meanwhile is profiled; the k-th launch the launch callbacks see (on the
 //   profiled context) is the k-th auto range, and only launches inside the annotations of
 //   measured runs are attributed. KSCOPE_CUPTI_BATCH=annotation: a session per annotation.
-// - replay_mode "kernel", multi-pass set: kernel replay with a session per annotation (Start and
-//   Stop cost microseconds there), decoded per annotation (or per run with
-//   KSCOPE_CUPTI_BATCH=run); with metric_replay "application" a session per run that the Session
-//   re-executes once per pass.
+// - replay_mode "kernel", multi-pass set, metric_replay "checkpoint" (default) or "application": a
+//   session per run that the Session re-executes once per pass; "checkpoint" saves device memory
+//   before the first pass and restores it before each later one (prepare_pass), so every pass
+//   starts from the same memory and (after the cache flush at region entry) cold caches. With
+//   metric_replay "kernel": CUPTI's kernel replay with a session per annotation (Start and Stop
+//   cost microseconds there), decoded per annotation (or per run with KSCOPE_CUPTI_BATCH=run).
 // - replay_mode "range": a session per run in user-range mode; the listener pushes and pops one
-//   range per annotation, and the Session re-executes the run once per pass.
+//   range per annotation, and the Session re-executes the run once per pass (memory restored as
+//   for "checkpoint" unless metric_replay is "application").
 // Each batch is decoded once and all its ranges are evaluated together.
 // Set-up ends with an empty session whose first Start (the expensive one, which also fixes how
 // many ranges a pass holds; see RangeProfiler) happens before any run; a batch needing more
@@ -39,6 +42,7 @@
 
 namespace kscope::cupti {
 
+class CuptiCheckpoint;
 class ProfilerHost;
 class RangeProfiler;
 
@@ -54,6 +58,9 @@ class CounterCollector : public LaunchObserver {
   CounterCollector& operator=(const CounterCollector&) = delete;  // owns CUPTI state
 
   [[nodiscard]] int passes_per_run() const { return plan_.passes_per_run; }
+  /// Checkpoint replay: saves device memory before pass 0 of a measured run and restores it
+  /// before every later pass.
+  void prepare_pass(const RunId& run, int pass);
   void before_run(const RunId& run, int pass);
   void after_run(const RunId& run, int pass);
   /// Records decoded so far. A spanning session is stopped and decoded here when its batch is
@@ -110,6 +117,7 @@ class CounterCollector : public LaunchObserver {
   std::unique_ptr<ProfilerHost> host_;  // holds the metric set; evaluates
   std::vector<std::uint8_t> config_;
   std::unique_ptr<RangeProfiler> profiler_;
+  std::unique_ptr<CuptiCheckpoint> checkpoint_;  // metric_replay "checkpoint" with several passes
   std::vector<std::uint8_t> image_;
   std::size_t capacity_ = 0;  // ranges image_ holds
   bool batch_open_ = false;   // image_ is configured and holds sessions not decoded yet

@@ -38,6 +38,10 @@ void CuptiCollector::begin(const SessionInfo& info) {
 
 int CuptiCollector::passes_per_run() const { return counters_ ? counters_->passes_per_run() : 1; }
 
+void CuptiCollector::prepare_pass(const RunId& run, int pass) {
+  if (counters_) counters_->prepare_pass(run, pass);
+}
+
 void CuptiCollector::before_run(const RunId& run, int pass) {
   if (counters_) counters_->before_run(run, pass);
 }

@@ -27,6 +27,7 @@ class CuptiCollector : public Collector {
   [[nodiscard]] std::string version() const override;
   void begin(const SessionInfo& info) override;
   [[nodiscard]] int passes_per_run() const override;
+  void prepare_pass(const RunId& run, int pass) override;
   void before_run(const RunId& run, int pass) override;
   void after_run(const RunId& run, int pass) override;
   [[nodiscard]] std::vector<KernelRecord> flush() override;

@@ -22,7 +22,7 @@ std::string python_list(const std::vector<UnknownMetric>& names) {
 }  // namespace
 
 bool needs_range_profiler(const Options& options) {
-  if (options.replay_mode == "range") return true;
+  if (options.replay_mode == "range" || options.duration_source == "profiler") return true;
   for (const auto& m : options.metrics) {
     if (m != kTimeMetric) return true;
   }

@@ -11,8 +11,8 @@
 
 namespace kscope::cupti {
 
-/// Whether `options` need the range profiler: any metric other than gpu__time_duration.sum, or
-/// replay_mode "range". Plain timing never enables it.
+/// Whether `options` need the range profiler: any metric other than gpu__time_duration.sum,
+/// replay_mode "range" or duration_source "profiler". Plain timing never enables it.
 [[nodiscard]] bool needs_range_profiler(const Options& options);
 
 /// Throws NotSupportedError for names Nsight Compute computes itself (launch__*, device__*,

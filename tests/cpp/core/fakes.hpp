@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 // Fakes for the session's collaborators: a collector whose "kernels" are launched explicitly by
 // the test benchmark (it attributes them through the annotation registry exactly like the CUPTI
 // launch callback does), a run environment and a sink that record what happened.
@@ -19,6 +20,10 @@ class FakeCollector : public Collector {
   std::string name() const override { return "fake"; }
   void begin(const SessionInfo&) override { events.push_back("begin"); }
   int passes_per_run() const override { return passes; }
+  void prepare_pass(const RunId& r, int pass) override {
+    events.push_back("prepare " + std::to_string(r.config) + "." + std::to_string(r.run) +
+                     (r.warmup ? "w" : "") + " p" + std::to_string(pass));
+  }
   void before_run(const RunId& r, int pass) override {
     events.push_back("before_run " + std::to_string(r.config) + "." + std::to_string(r.run) +
                      (r.warmup ? "w" : "") + " p" + std::to_string(pass));
@@ -58,9 +63,16 @@ class FakeCollector : public Collector {
 class FakeEnvironment : public RunEnvironment {
  public:
   void before_run(const RunId&) override { ++before; if (events) events->push_back("env before"); }
+  void before_region(const std::string& name) override {
+    regions.push_back(name);
+    if (events) events->push_back("env region " + name);
+    if (on_region) on_region();
+  }
   void synchronize() override { ++syncs; }
   void after_run(const RunId&) override { ++after; }
   int before = 0, syncs = 0, after = 0;
+  std::vector<std::string> regions;  // annotation names, one per region entry
+  std::function<void()> on_region;   // what the flush does (e.g. launch a kernel)
   std::vector<std::string>* events = nullptr;
 };
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/annotation_registry.hpp"
 #include "core/session.hpp"
 #include "fakes.hpp"
 #include "kscope/annotation.hpp"
@@ -105,10 +106,52 @@ TEST(SessionTest, EnvironmentPreparesBeforeTheCollectorStartsARun) {
   Harness h;
   h.env.events = &h.collector.events;
   (void)h.run(silent(1), configs({1}), [](const Config&) {});
-  ASSERT_GE(h.collector.events.size(), 3u);
+  ASSERT_GE(h.collector.events.size(), 4u);
   EXPECT_EQ(h.collector.events[0], "begin");
-  EXPECT_EQ(h.collector.events[1], "env before");
-  EXPECT_EQ(h.collector.events[2], "before_run 0.0 p0");
+  EXPECT_EQ(h.collector.events[1], "prepare 0.0 p0");
+  EXPECT_EQ(h.collector.events[2], "env before");
+  EXPECT_EQ(h.collector.events[3], "before_run 0.0 p0");
+}
+
+TEST(SessionTest, EveryPassIsPreparedBeforeItsEnvironmentAndItsRegions) {
+  // The tool restores device memory in prepare_pass; the cache flush at region entry must come
+  // after it in every pass, so that the restore's copies cannot warm the measured kernels.
+  Harness h;
+  h.collector.passes = 2;
+  h.env.events = &h.collector.events;
+  (void)h.run(silent(1), configs({1}), [](const Config&) { Annotation a("k"); });
+  const std::vector<std::string> want = {
+      "begin",       "prepare 0.0 p0", "env before", "before_run 0.0 p0", "env region k",
+      "after_run",   "prepare 0.0 p1", "env before", "before_run 0.0 p1", "env region k",
+      "after_run"};
+  ASSERT_GE(h.collector.events.size(), want.size());
+  EXPECT_EQ(std::vector<std::string>(h.collector.events.begin(),
+                                     h.collector.events.begin() + static_cast<long>(want.size())),
+            want);
+}
+
+TEST(SessionTest, EveryRegionEntryReachesTheEnvironmentBeforeTheRegionOpens) {
+  // cache_control "all": the flush happens at each annotated region's entry, in warm-up runs and
+  // measured runs alike, and whatever it launches is not attributed to the region.
+  Harness h;
+  std::vector<int> open_at_flush;
+  h.env.on_region = [&] {
+    open_at_flush.push_back(AnnotationRegistry::instance().snapshot().annotation);
+    h.collector.launch("flush", 1);
+  };
+  const auto out = h.run(silent(2, 1), configs({1}), [&](const Config&) {
+    {
+      Annotation a("first");
+      h.collector.launch("kern", 10);
+    }
+    Annotation b("second");
+    h.collector.launch("kern", 20);
+  });
+  EXPECT_EQ(h.env.regions, (std::vector<std::string>{"first", "second", "first", "second",
+                                                     "first", "second"}));
+  EXPECT_EQ(open_at_flush, std::vector<int>(6, -1));  // no annotation open while flushing
+  ASSERT_EQ(out.records.size(), 4u);  // 2 measured runs x 2 regions, no flush kernel
+  for (const auto& r : out.records) EXPECT_EQ(r.kernel, "kern");
 }
 
 TEST(SessionTest, WarmupRunsAreFlaggedAndNotRecorded) {
@@ -117,7 +160,8 @@ TEST(SessionTest, WarmupRunsAreFlaggedAndNotRecorded) {
     Annotation a("k");
     h.collector.launch("kern", 1);
   });
-  EXPECT_EQ(h.collector.events[1], "before_run 0.0w p0");
+  EXPECT_EQ(h.collector.events[1], "prepare 0.0w p0");
+  EXPECT_EQ(h.collector.events[2], "before_run 0.0w p0");
   EXPECT_EQ(out.records.size(), 1u);
   EXPECT_FALSE(out.records[0].run.warmup);
 }

@@ -12,7 +12,7 @@ namespace {
 using kscope::testing::error_text;
 
 TEST(CollectionPlanTest, OnePassSetNeedsNoReplayAndSpansRuns) {
-  for (const char* replay : {"kernel", "application"}) {
+  for (const char* replay : {"checkpoint", "application", "kernel"}) {
     const auto p = plan_collection("kernel", replay, 1);
     EXPECT_FALSE(p.user_range);
     EXPECT_FALSE(p.kernel_replay);
@@ -62,14 +62,33 @@ TEST(CollectionPlanTest, BatchOverrideParsing) {
       << msg;
 }
 
-TEST(CollectionPlanTest, MultiPassDefaultsToKernelReplay) {
+TEST(CollectionPlanTest, MultiPassDefaultsToCheckpointReplayOfWholeRuns) {
+  const auto p = plan_collection("kernel", "checkpoint", 8);
+  EXPECT_FALSE(p.user_range);
+  EXPECT_FALSE(p.kernel_replay);  // user replay: kscope schedules the passes
+  EXPECT_TRUE(p.restore_memory);
+  EXPECT_EQ(p.scope, SessionScope::kRun);
+  EXPECT_EQ(p.passes_per_run, 8);
+  EXPECT_NE(p.describe().find("checkpoint replay"), std::string::npos) << p.describe();
+  EXPECT_NE(p.describe().find("executed 8 time(s) with device memory saved before the first and "
+                              "restored before every later execution"),
+            std::string::npos)
+      << p.describe();
+  // A batch override only changes one-pass sets and CUPTI's kernel replay.
+  EXPECT_EQ(plan_collection("kernel", "checkpoint", 8, BatchOverride::kAnnotation).scope,
+            SessionScope::kRun);
+}
+
+TEST(CollectionPlanTest, CuptiKernelReplayIsAChoice) {
   const auto p = plan_collection("kernel", "kernel", 8);
   EXPECT_FALSE(p.user_range);
   EXPECT_TRUE(p.kernel_replay);
+  EXPECT_FALSE(p.restore_memory);  // CUPTI saves and restores per kernel itself
   EXPECT_EQ(p.scope, SessionScope::kAnnotation);
   EXPECT_EQ(p.passes_per_run, 1);
   EXPECT_NE(p.describe().find("saved and restored"), std::string::npos) << p.describe();
-  EXPECT_NE(p.describe().find("none right after kscope's cache flush"), std::string::npos)
+  EXPECT_NE(p.describe().find("only the first pass runs after kscope's cache flush"),
+            std::string::npos)
       << p.describe();
 }
 
@@ -79,17 +98,22 @@ TEST(CollectionPlanTest, ApplicationReplayReExecutesRuns) {
   EXPECT_FALSE(p.kernel_replay);
   EXPECT_EQ(p.scope, SessionScope::kRun);
   EXPECT_EQ(p.passes_per_run, 8);
-  EXPECT_NE(p.describe().find("executed 8 time(s)"), std::string::npos) << p.describe();
+  EXPECT_FALSE(p.restore_memory);
+  EXPECT_NE(p.describe().find("executed 8 time(s) without saving or restoring memory"),
+            std::string::npos)
+      << p.describe();
 }
 
 TEST(CollectionPlanTest, RangeReplayUsesUserRangesOverRuns) {
   for (std::size_t passes : {1u, 8u}) {
-    const auto p = plan_collection("range", "kernel", passes);
+    const auto p = plan_collection("range", "checkpoint", passes);
     EXPECT_TRUE(p.user_range);
     EXPECT_FALSE(p.kernel_replay);  // UserRange needs UserReplay
     EXPECT_EQ(p.scope, SessionScope::kRun);
     EXPECT_EQ(p.passes_per_run, static_cast<int>(passes));
+    EXPECT_EQ(p.restore_memory, passes > 1);  // one pass: nothing to restore
   }
+  EXPECT_FALSE(plan_collection("range", "application", 8).restore_memory);
 }
 
 }  // namespace

@@ -55,13 +55,42 @@ TEST(CuptiOptionsTest, CounterMetricsAndRangeReplayAreAccepted) {
 
 TEST(CuptiOptionsTest, MetricReplayIsValidated) {
   Options o;
-  EXPECT_EQ(o.metric_replay, "kernel");
-  EXPECT_EQ(allowed_values("metric_replay"), (std::vector<std::string>{"kernel", "application"}));
+  EXPECT_EQ(o.metric_replay, "checkpoint");
+  EXPECT_EQ(allowed_values("metric_replay"),
+            (std::vector<std::string>{"checkpoint", "application", "kernel"}));
   o.metric_replay = "app";
   EXPECT_EQ(error_text<InvalidArgument>([&] { o.validate(); }),
-            "Invalid metric_replay 'app'. Expected 'kernel' or 'application'.");
-  o.metric_replay = "application";
+            "Invalid metric_replay 'app'. Expected 'checkpoint', 'application' or 'kernel'.");
+  for (const char* ok : {"application", "kernel", "checkpoint"}) {
+    o.metric_replay = ok;
+    EXPECT_NO_THROW(o.validate()) << ok;
+  }
+}
+
+TEST(CuptiOptionsTest, RangeReplayRefusesCuptiKernelReplay) {
+  Options o;
+  o.replay_mode = "range";
+  o.metric_replay = "kernel";
+  EXPECT_EQ(error_text<InvalidArgument>([&] { o.validate(); }),
+            "Invalid metric_replay 'kernel' with replay_mode 'range': CUPTI's kernel replay "
+            "replays single kernels, not ranges. Use metric_replay 'checkpoint' (the default: "
+            "device memory restored between passes) or 'application'.");
+  for (const char* ok : {"checkpoint", "application"}) {
+    o.metric_replay = ok;
+    EXPECT_NO_THROW(o.validate()) << ok;
+  }
+}
+
+TEST(CuptiOptionsTest, DurationSourceIsValidatedAndSelectsTheRangeProfiler) {
+  Options o;
+  EXPECT_EQ(o.duration_source, "activity");
+  EXPECT_FALSE(cupti::needs_range_profiler(o));  // plain timing: activity records only
+  o.duration_source = "counters";
+  EXPECT_EQ(error_text<InvalidArgument>([&] { o.validate(); }),
+            "Invalid duration_source 'counters'. Expected 'activity' or 'profiler'.");
+  o.duration_source = "profiler";
   EXPECT_NO_THROW(o.validate());
+  EXPECT_TRUE(cupti::needs_range_profiler(o));
 }
 
 TEST(CuptiOptionsTest, MetricReplaySurvivesTheJsonRoundTrip) {

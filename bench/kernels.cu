@@ -1,7 +1,7 @@
 // Kernels of known size for the accuracy, stability and metrics benchmarks, measured by kscope
 // (any tool, any metrics) or by CUDA events without kscope.
 //   kscope_bench_kernels --kernel vadd|fma --sizes 1048576,8388608 [--runs 10] [--tool cupti]
-//       [--cache all|none] [--metrics a,b] [--metric-replay kernel|application] [--events]
+//       [--cache all|none] [--metrics a,b] [--metric-replay checkpoint|application|kernel] [--events]
 //       [--debug] [--sessions N] --out results.json
 // vadd: c = a + b over `size` floats (12 bytes per element). fma: 528 blocks of 256 threads,
 // each thread runs `size` iterations of two dependent FMAs. --events times every launch with

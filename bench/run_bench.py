@@ -264,7 +264,8 @@ def stability(b: Bench) -> None:
               [rsd.get(("vadd", i), float("nan"))])
 
 
-METRICS_MULTI = "gpu__time_duration.sum,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed"
+METRICS_MULTI = ("gpu__time_duration.sum,dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,"
+                 "dram__throughput.avg.pct_of_peak_sustained_elapsed")
 METRICS_ONE = "gpu__time_duration.sum,dram__bytes_read.sum"
 
 
@@ -288,7 +289,9 @@ def metrics(b: Bench) -> None:
             # set-up costs (CUPTI initialisation, counter availability) shows as the difference.
             variants.append(("kscope, second profile() call", ["--tool", "cupti", "--sessions", "2"]))
         if label == "multi-pass":
+            # The default is checkpoint replay; CUPTI's kernel replay (warm passes) for comparison.
             variants.append(("kscope application replay", ["--tool", "cupti", "--metric-replay", "application"]))
+            variants.append(("kscope CUPTI kernel replay", ["--tool", "cupti", "--metric-replay", "kernel"]))
         if have_ncu:
             variants.append(("ncu", ["--tool", "ncu"]))
         else:
@@ -316,12 +319,56 @@ def metrics(b: Bench) -> None:
                 b.add(section, f"{label}, {len(sizes)} kernels: ncu / kscope second profile() call wall time", "x",
                       [results["ncu"][0]["metadata"]["wall_seconds"] /
                        results["kscope, second profile() call"][0]["metadata"]["wall_seconds"]])
-            for metric in metric_set.split(","):
-                k = medians_by(results["kscope cupti"][0]["raw"], metric)
-                n = medians_by(results["ncu"][0]["raw"], metric)
-                diffs = [abs(k[key] / n[key] - 1) * 100 for key in k if key in n and n[key]]
-                if diffs:
-                    b.add(section, f"{label}, {len(sizes)} kernels: |kscope/ncu - 1| of {metric}", "%", diffs)
+            targets = {"gpu__time_duration.sum": 2, "sm__throughput.avg.pct_of_peak_sustained_elapsed": 3,
+                       "dram__throughput.avg.pct_of_peak_sustained_elapsed": 3}
+            for name in [v[0] for v in variants if v[0] != "ncu" and v[0] in results]:
+                for metric in metric_set.split(","):
+                    k = medians_by(results[name][0]["raw"], metric)
+                    n = medians_by(results["ncu"][0]["raw"], metric)
+                    diffs = [abs(k[key] / n[key] - 1) * 100 for key in k if key in n and n[key]]
+                    if not diffs:
+                        continue
+                    who = "kscope" if name == "kscope cupti" else name
+                    f = b.add(section, f"{label}, {len(sizes)} kernels: |{who}/ncu - 1| of {metric}", "%", diffs)
+                    if name == "kscope cupti" and label == "multi-pass" and metric in targets:
+                        f.target = f"max <= {targets[metric]}"
+                        f.verdict = verdict(max(diffs), lambda x, t=targets[metric]: x <= t)
+
+
+def cold_regions(b: Bench) -> None:
+    """The two-annotation cache case (bench/cold_regions.py): torch matmuls whose inputs are made
+    right before two annotated regions; kscope (cupti, cache all) against ncu per annotation, and
+    the host cost of the flush at every region's entry (timing wall time, cache all - none)."""
+    section = "6 cold regions"
+    sizes = "256,512" if b.smoke else "1024,2048"
+    runs = "2" if b.smoke else "10"
+    modes = ["counters", "timing", "timing-none"] + (["ncu"] if shutil.which("ncu") else [])
+    got: dict[str, Any] = {}
+    for mode in modes:
+        r = b.run(f"cold_regions_{mode}", [sys.executable, "bench/cold_regions.py", "--mode", mode,
+                                           "--sizes", sizes, "--runs", runs], timeout=600)
+        if r:
+            got[mode] = r[0]
+    if "timing" in got and "timing-none" in got:
+        per_region = (got["timing"]["wall_s"] - got["timing-none"]["wall_s"]) / got["timing"]["region_entries"]
+        b.add(section, "flush at region entry: host cost per region (timing wall time, cache all - none)",
+              "us", [per_region * 1e6])
+    if "ncu" not in got:
+        b.skip("cold_regions_ncu", "ncu not on PATH")
+        return
+    n = got["ncu"]["rows"]
+    for key in sorted(n):
+        annotation, metric, size = key.split("|")
+        short = "time" if metric.startswith("gpu__time") else "dram %"
+        for mode, tol in (("counters", 2 if short == "time" else 5), ("timing", None)):
+            if mode not in got or key not in got[mode]["rows"] or not n[key]:
+                continue
+            ratio = got[mode]["rows"][key] / n[key]
+            label = "kscope" if mode == "counters" else "kscope activity durations"
+            f = b.add(section, f"matmul {size} '{annotation}': {label} / ncu {short}", "x", [ratio],
+                      note=f"kscope {fmt(got[mode]['rows'][key])}, ncu {fmt(n[key])}")
+            if tol is not None:
+                f.target, f.verdict = f"1 +- {tol} %", verdict(ratio, lambda x, t=tol: abs(x - 1) * 100 <= t)
 
 
 def python_overhead(b: Bench) -> None:
@@ -407,13 +454,13 @@ def main() -> int:
     t0 = time.perf_counter()
     ok, why = device_check(b)
     if ok:
-        for part in (timing_overhead, accuracy, stability, metrics, python_overhead):
+        for part in (timing_overhead, accuracy, stability, metrics, python_overhead, cold_regions):
             print(f"[bench] {part.__name__} ...", flush=True)
             part(b)
     else:
         b.skipped.append(f"all GPU parts: {why}")
         print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "
-              f"overhead): {why}", flush=True)
+              f"overhead, cold regions): {why}", flush=True)
         synthetic_check(b)
     text = table(b.figures)
     print(text)

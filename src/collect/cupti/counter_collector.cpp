@@ -575,7 +575,10 @@ void CounterCollector::after_run(const RunId& run, int pass) {
   if (pass == 0) {
     first_trace_ = trace;
   } else {
-    check_same_as_first_pass(first_trace_, trace, pass, run, plan_.user_range);
+    check_same_as_first_pass(first_trace_, trace, pass, run,
+                             plan_.user_range       ? UserReplay::kRange
+                             : plan_.restore_memory ? UserReplay::kCheckpoint
+                                                    : UserReplay::kApplication);
   }
   if (!stop.all_passes_submitted) {
     if (pass + 1 < plan_.passes_per_run) return;

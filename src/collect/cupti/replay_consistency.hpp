@@ -11,11 +11,17 @@
 
 namespace kscope::cupti {
 
+/// How the runs are replayed, for the advice of the error.
+enum class UserReplay {
+  kRange,        ///< replay_mode 'range'
+  kCheckpoint,   ///< metric_replay 'checkpoint': memory restored between passes
+  kApplication,  ///< metric_replay 'application': nothing restored
+};
+
 /// Throws ToolError naming the first difference between `current` (pass `pass`, 0-based) and
-/// `first` (pass 0) of `run`, and what to do: `range_mode` chooses the advice (replay_mode
-/// 'kernel' vs metric_replay 'kernel').
+/// `first` (pass 0) of `run`, what the replay needs, and what to do instead.
 void check_same_as_first_pass(const std::vector<std::string>& first,
                               const std::vector<std::string>& current, int pass,
-                              const RunId& run, bool range_mode);
+                              const RunId& run, UserReplay replay);
 
 }  // namespace kscope::cupti

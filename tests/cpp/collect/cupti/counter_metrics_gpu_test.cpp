@@ -97,27 +97,32 @@ TEST(CounterMetricsGpuTest, FfmaCountIsExact) {
   device_free(out);
 }
 
-TEST(CounterMetricsGpuTest, KernelReplayRestoresMemory) {
+TEST(CounterMetricsGpuTest, CheckpointAndKernelReplayRestoreMemory) {
   const std::size_t n = 1 << 20;
-  auto* p = static_cast<int*>(device_zeroed(n * sizeof(int)));
-  auto opt = counters({kTimeMetric, kSmThroughput}, "restore", 2);  // 8 passes, kernel replay
-  opt.warmup_runs = 1;
-  int calls = 0;
-  const auto r = profile("restore", configs({1}), [&](const Config&) {
-    ++calls;
-    Annotation a("incr");
-    launch_increment(p, n);
-  }, opt);
-  EXPECT_EQ(calls, 3);
-  // One warm-up and two measured executions, each +1: the 7 replays of every measured kernel
-  // were undone.
-  EXPECT_EQ(read_int(p, 0), 3);
-  EXPECT_EQ(read_int(p, n - 1), 3);
-  const auto sm = row(r, "incr", kSmThroughput);
-  EXPECT_GT(sm.avg, 0);
-  EXPECT_LE(sm.avg, 100);
-  EXPECT_EQ(sm.unit, "%");
-  device_free(p);
+  for (const char* replay : {"checkpoint", "kernel"}) {
+    auto* p = static_cast<int*>(device_zeroed(n * sizeof(int)));
+    auto opt = counters({kTimeMetric, kSmThroughput}, std::string("restore_") + replay, 2);  // 8 passes
+    opt.metric_replay = replay;
+    opt.warmup_runs = 1;
+    int calls = 0;
+    const auto r = profile("restore", configs({1}), [&](const Config&) {
+      ++calls;
+      launch_increment(p, n);  // outside the annotation: restored too (checkpoint)
+      Annotation a("incr");
+      launch_increment(p, n);
+    }, opt);
+    // checkpoint: warm-up once, each measured run once per pass; kernel: CUPTI replays kernels.
+    EXPECT_EQ(calls, std::string(replay) == "checkpoint" ? 1 + 2 * 8 : 3) << replay;
+    // One warm-up and two measured executions, each +2: every replay pass was undone.
+    EXPECT_EQ(read_int(p, 0), 6) << replay;
+    EXPECT_EQ(read_int(p, n - 1), 6) << replay;
+    const auto sm = row(r, "incr", kSmThroughput);
+    EXPECT_GT(sm.avg, 0);
+    EXPECT_LE(sm.avg, 100);
+    EXPECT_EQ(sm.unit, "%");
+    EXPECT_EQ(sm.num_runs, 2u);
+    device_free(p);
+  }
 }
 
 TEST(CounterMetricsGpuTest, ApplicationReplayExecutesEachRunOncePerPass) {
@@ -145,7 +150,7 @@ TEST(CounterMetricsGpuTest, ApplicationAndKernelReplayAgreeOnAnIdempotentKernel)
   BigBuffer buf;
   double values[2][2] = {};
   int i = 0;
-  for (const char* replay : {"kernel", "application"}) {
+  for (const char* replay : {"checkpoint", "application"}) {
     auto opt = counters({kDram, kSmThroughput}, std::string("agree_") + replay, 3);
     opt.metric_replay = replay;
     const auto r = profile("agree", configs({1}), [&](const Config&) {
@@ -158,6 +163,69 @@ TEST(CounterMetricsGpuTest, ApplicationAndKernelReplayAgreeOnAnIdempotentKernel)
   }
   EXPECT_NEAR(values[1][0], values[0][0], 0.01 * values[0][0]);
   EXPECT_NEAR(values[1][1], values[0][1], std::max(1.0, 0.05 * values[0][1]));
+}
+
+// cache_control "all" flushes at every region's entry: a region whose input the benchmark wrote
+// right before it, and the second of two regions reading the same data, both read it from DRAM
+// (as under ncu, which flushes before every kernel). Before, the flush came once per run and
+// both read a buffer that fits the L2 from the L2. Two kernels in one region: only the first
+// starts cold (documented in docs/tools/cupti.md with these numbers).
+TEST(CounterMetricsGpuTest, EveryRegionStartsColdAfterInputsWrittenRightBeforeIt) {
+  const std::size_t bytes = std::min<std::size_t>(32u << 20, l2_bytes() / 2) / 16 * 16;
+  void* input = device_zeroed(bytes);
+  auto* sink = static_cast<float*>(device_zeroed(64));
+  const auto r = profile("regions", configs({1}), [&](const Config&) {
+    launch_increment(static_cast<int*>(input), bytes / sizeof(int));  // the inputs, just written
+    {
+      Annotation a("first");
+      launch_read(input, bytes, sink);
+    }
+    {
+      Annotation b("second");
+      launch_read(input, bytes, sink);
+    }
+    Annotation c("twice");
+    launch_read(input, bytes, sink);
+    launch_read(input, bytes, sink);
+  }, [&] {
+    auto o = counters({kTimeMetric, kDram}, "regions", 3);
+    o.combine_kernel_metrics = [](double, double second) { return second; };  // the 2nd kernel
+    return o;
+  }());
+  const double want = static_cast<double>(bytes);
+  EXPECT_NEAR(row(r, "first", kDram).min, want, 0.01 * want);
+  EXPECT_NEAR(row(r, "first", kDram).max, want, 0.01 * want);
+  EXPECT_NEAR(row(r, "second", kDram).min, want, 0.01 * want);
+  EXPECT_NEAR(row(r, "second", kDram).max, want, 0.01 * want);
+  // Inside one region the second kernel finds the first one's lines in the L2.
+  EXPECT_LT(row(r, "twice", kDram).max, 0.1 * want);
+  device_free(input);
+  device_free(sink);
+}
+
+// Run 0 of a sweep is as cold as every other run: a read of 4 x L2 bytes reads exactly that
+// from DRAM in every run (it read 1.42 % less in run 0 when the flush came before the CUPTI
+// session's Start rather than at the region's entry).
+TEST(CounterMetricsGpuTest, RunZeroIsAsColdAsTheOthers) {
+  const std::size_t bytes = 4 * l2_bytes() / 16 * 16;
+  void* data = device_zeroed(bytes);
+  auto* sink = static_cast<float*>(device_zeroed(64));
+  const auto r = profile("run0", configs({1}), [&](const Config&) {
+    Annotation a("read");
+    launch_read(data, bytes, sink);
+  }, counters({kTimeMetric, kDram}, "run0", 3));
+  const double want = static_cast<double>(bytes);
+  int checked = 0;
+  for (const auto& raw : r.raw()) {
+    if (raw.metric != kDram) continue;
+    std::printf("  run %zu: %.0f bytes (%+.3f %% of 4 x L2)\n", raw.run, raw.value,
+                100.0 * (raw.value - want) / want);
+    EXPECT_NEAR(raw.value, want, 0.001 * want) << "run " << raw.run;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3);
+  device_free(data);
+  device_free(sink);
 }
 
 TEST(CounterMetricsGpuTest, DurationComesFromTheProfiledExecution) {
@@ -240,10 +308,10 @@ TEST(CounterMetricsGpuTest, RangeReplayOfAGraphLaunch) {
 }
 
 TEST(CounterMetricsGpuTest, NonIdempotentRegionIsDetected) {
-  for (const char* mode : {"range", "application"}) {
+  for (const char* mode : {"range", "application", "checkpoint"}) {
     auto opt = counters({kSmThroughput}, std::string("flaky_") + mode, 1);
     if (std::string(mode) == "range") opt.replay_mode = "range";
-    else opt.metric_replay = "application";
+    else opt.metric_replay = mode;
     int calls = 0;
     try {
       (void)profile("flaky", configs({1}), [&](const Config&) {

@@ -1,0 +1,71 @@
+"""The two-annotation cache case: a torch matmul benchmark whose inputs are made right before the
+annotated regions, with two regions per run (cuBLAS kernels).
+
+    python3 bench/cold_regions.py --mode counters|timing|timing-none|ncu [--sizes 1024,2048] [--runs 10]
+
+counters: cupti tool, {gpu__time_duration.sum, dram__throughput.avg.pct_of_peak_sustained_elapsed},
+cache_control "all"; timing: cupti tool, the duration alone (activity records); timing-none: the
+same with cache_control "none" (the difference of the two wall times is the cost of the flushes
+at region entry); ncu: the counters set with tool "ncu". Prints one JSON object: the mean of
+every (annotation, metric, size), profile() wall seconds, and the number of region entries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+
+import kscope  # noqa: E402
+
+TIME = "gpu__time_duration.sum"
+DRAM = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", required=True, choices=["counters", "timing", "timing-none", "ncu"])
+    parser.add_argument("--sizes", default="1024,2048")
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    ok, why = kscope._kscope.device_available()
+    if not ok:
+        print(json.dumps({"skipped": f"no CUDA device: {why}"}))
+        return 0
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    sizes = [int(s) for s in args.sizes.split(",")]
+    metrics = [TIME] if args.mode.startswith("timing") else [TIME, DRAM]
+    prefix = os.path.join(tempfile.gettempdir(), f"kscope_cold_regions_{args.mode}", "")
+
+    @kscope.analyze.kernel(configs=[(n,) for n in sizes], runs=args.runs, warmup_runs=1,
+                           metrics=metrics, tool="ncu" if args.mode == "ncu" else "cupti",
+                           cache_control="none" if args.mode == "timing-none" else "all",
+                           thermal_mode="off", verbosity=kscope.VerbosityLevel.SILENT,
+                           output_prefix=prefix)  # fmt: skip
+    def matmul(n: int) -> None:
+        a = torch.randn(n, n, device="cuda")
+        b = torch.randn(n, n, device="cuda")
+        with kscope.annotate("first"):
+            a @ b
+        with kscope.annotate("second"):
+            torch.matmul(a, b)
+
+    t0 = time.perf_counter()
+    df = matmul().to_dataframe()
+    wall = time.perf_counter() - t0
+    rows = {f"{r.Annotation}|{r.Metric}|{r.n}": float(r.AvgValue) for r in df.itertuples()}
+    regions = 2 * len(sizes) * (args.runs + 1)
+    print(json.dumps({"rows": rows, "wall_s": wall, "region_entries": regions}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# On a machine with a GPU (and ncu): builds preset ci and runs the named steps, each with its own
+# log under $OUT (default out/gpu). Steps: build, unit (all C++ tests, no ASan), gpu-cpp REGEX
+# (C++ tests matching REGEX), python [PYTEST-ARGS...] (the Python tests), bench (bench/run_bench.py).
+#   scripts/gpu_run.sh build "gpu-cpp kscope.gpu.cupti" "python tests/python/test_gpu_cold_regions.py"
+# Prints one summary line per step; exits non-zero when a step failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out/gpu}
+mkdir -p "$OUT"
+export PATH=/usr/local/cuda/bin:$PATH
+source scripts/lib/python_env.sh
+status=0
+for step in "$@"; do
+  read -r name args <<<"$step"
+  t0=$(date +%s)
+  case "$name" in
+    build) { cmake --preset ci -DPython_EXECUTABLE="$PY" && cmake --build --preset ci -j "$(nproc)"; } >"$OUT/build.log" 2>&1 ;;
+    unit) ctest --preset ci -j "$(nproc)" -LE gpu >"$OUT/unit.log" 2>&1 ;;
+    gpu-cpp) ctest --preset ci -R "$args" --output-on-failure -V >"$OUT/gpu-cpp.log" 2>&1 ;;
+    python) PYTHONPATH="$(pwd)/python" "$PY" -m pytest ${args:-tests/python} -v -rs -s --tb=short >"$OUT/python.log" 2>&1 ;;
+    bench) "$PY" bench/run_bench.py --build build --no-build --out "$OUT/bench" >"$OUT/bench.log" 2>&1 ;;
+    *) echo "unknown step $name"; status=2; continue ;;
+  esac
+  rc=$?
+  [ $rc -eq 0 ] || status=1
+  echo "[gpu_run] $name: rc $rc in $(( $(date +%s) - t0 )) s ($OUT/$name.log)"
+done
+exit $status

@@ -1,0 +1,81 @@
+"""cache_control="all" against Nsight Compute on the benchmark shape users write: inputs made
+right before the annotated region, two annotated regions per run, cuBLAS kernels (torch
+matmul). kscope flushes the L2 at every region's entry, ncu before every kernel, so both
+regions must read like ncu's. Measured when kscope flushed once per run (H200): 1024^2 DRAM
+throughput 0.0 % vs ncu 2.84 %, duration 56.7 vs 61.7 us.
+
+The script runs in a subprocess per tool, because the ncu tool re-executes the whole program.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from script_runner import describe, run_script, skip_without_ncu
+
+pytestmark = pytest.mark.gpu
+
+TIME = "gpu__time_duration.sum"
+DRAM = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+SIZES = (1024, 2048)
+
+SCRIPT = textwrap.dedent(
+    """
+    import json, os
+    import torch
+    import kscope
+
+    mode = os.environ["KSCOPE_TEST_MODE"]  # "counters", "timing" (cupti tool) or "ncu"
+    metrics = [%(time)r] if mode == "timing" else [%(time)r, %(dram)r]
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+    @kscope.analyze.kernel(configs=[(n,) for n in %(sizes)r], runs=10, warmup_runs=1,
+                           metrics=metrics, tool="ncu" if mode == "ncu" else "cupti",
+                           verbosity=kscope.VerbosityLevel.SILENT,
+                           output_prefix=os.path.join(os.getcwd(), "out_" + mode, ""))
+    def matmul(n):
+        a = torch.randn(n, n, device="cuda")
+        b = torch.randn(n, n, device="cuda")
+        with kscope.annotate("first"):
+            a @ b
+        with kscope.annotate("second"):
+            torch.matmul(a, b)
+
+    df = matmul().to_dataframe()
+    rows = {f"{r.Annotation}|{r.Metric}|{r.n}": r.AvgValue for r in df.itertuples()}
+    print("ROWS " + json.dumps(rows))
+    """
+) % {"time": TIME, "dram": DRAM, "sizes": SIZES}
+
+
+def measure(tmp_path, mode: str) -> dict[str, float]:
+    done = run_script(tmp_path, f"cold_{mode}.py", SCRIPT, env={"KSCOPE_TEST_MODE": mode})
+    line = next((x for x in done.stdout.splitlines() if x.startswith("ROWS ")), None)
+    assert line is not None, describe(done, tmp_path)
+    rows: dict[str, float] = json.loads(line[len("ROWS "):])
+    return rows
+
+
+def test_both_regions_of_a_matmul_benchmark_read_like_ncu(tmp_path):
+    skip_without_ncu()
+    pytest.importorskip("torch")
+    counters, timing, ncu = (measure(tmp_path, m) for m in ("counters", "timing", "ncu"))
+    print("\n| n | annotation | time kscope (ns) | time kscope activity (ns) | time ncu (ns) "
+          "| dram % kscope | dram % ncu |\n|---|---|---|---|---|---|---|")
+    failures = []
+    for n in SIZES:
+        for annotation in ("first", "second"):
+            t, d = (f"{annotation}|{m}|{n}" for m in (TIME, DRAM))
+            print(f"| {n} | {annotation} | {counters[t]:,.0f} | {timing[t]:,.0f} | {ncu[t]:,.0f} "
+                  f"| {counters[d]:.2f} | {ncu[d]:.2f} |")
+            if abs(counters[t] / ncu[t] - 1) > 0.02:
+                failures.append(f"{t}: kscope {counters[t]:.0f} vs ncu {ncu[t]:.0f} ns")
+            if abs(counters[d] / ncu[d] - 1) > 0.05:
+                failures.append(f"{d}: kscope {counters[d]:.3f} vs ncu {ncu[d]:.3f} %")
+            # Activity records time the kernel without the GPU's launch set-up (~0.8 us shorter
+            # than ncu's definition on the H200; docs/tools/cupti.md): 3 % at these 60-340 us.
+            if abs(timing[t] / ncu[t] - 1) > 0.03:
+                failures.append(f"{t} (activity): kscope {timing[t]:.0f} vs ncu {ncu[t]:.0f} ns")
+    assert not failures, "\n".join(failures)

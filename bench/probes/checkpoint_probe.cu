@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace NV::Cupti::Checkpoint;
@@ -42,6 +43,13 @@ __global__ void inc(float* p, size_t n) {
 __global__ void vadd(const float* a, const float* b, float* c, size_t n) {
   size_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i] + b[i];
+}
+// Touches one word per 2 MiB page of `pages` pages: evicts the GPU's TLB entries of other memory.
+__global__ void touch_pages(const int* base, size_t pages, int* sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < pages; i += gridDim.x * blockDim.x)
+    acc += base[i * (size_t(2) << 20) / sizeof(int)];
+  if (acc == 12345) *sink = acc;
 }
 __global__ void discard(char* d, size_t lines) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += gridDim.x * blockDim.x)
@@ -139,6 +147,58 @@ int main(int argc, char** argv) {
     std::printf("activity kind %s, flushed before each: vadd 1M median %.0f ns, 2M %.0f ns, 8M %.0f ns (%zu vadd records)\n",
                 kind == CUPTI_ACTIVITY_KIND_KERNEL ? "KERNEL" : "CONCURRENT_KERNEL",
                 v[0].empty() ? 0 : v[0][5], v[1].empty() ? 0 : v[1][5], v[2].empty() ? 0 : v[2][5], k);
+  }
+
+  // 1b. Does an idle GPU before a kernel (as under ncu, which does milliseconds of host work
+  // before every profiled kernel) make it slower? flush, sleep, kernel.
+  CK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  for (int sleep_us : {0, 200, 2000, 20000}) {
+    kernel_durations.clear();
+    for (size_t n : {n1, n2, n8}) {
+      for (int i = 0; i < 10; ++i) {
+        flush();
+        if (sleep_us) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+        vadd<<<(n + 255) / 256, 256>>>(a, b, c, n);
+        CK(cudaDeviceSynchronize());
+      }
+    }
+    CK(cuptiActivityFlushAll(1));
+    std::vector<double> v[3];
+    size_t k = 0;
+    for (const auto& [name, ns] : kernel_durations)
+      if (name.find("vadd") != std::string::npos) v[std::min<size_t>(2, k++ / 10)].push_back(ns);
+    for (auto& x : v) std::sort(x.begin(), x.end());
+    std::printf("idle %5d us between flush and kernel: vadd 1M median %.0f ns, 2M %.0f ns, 8M %.0f ns\n",
+                sleep_us, v[0].empty() ? 0 : v[0][5], v[1].empty() ? 0 : v[1][5], v[2].empty() ? 0 : v[2][5]);
+  }
+  CK(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+
+  // 1c. Does a cold TLB explain ncu's longer short kernels? Touch 1 or 8 GiB of pages before the
+  // L2 flush, then the kernel.
+  for (size_t gib : {size_t(0), size_t(1), size_t(8)}) {
+    int* pagebuf = nullptr;
+    if (gib) CK(cudaMalloc(&pagebuf, gib << 30));
+    if (gib) CK(cudaMemset(pagebuf, 0, gib << 30));
+    CK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    kernel_durations.clear();
+    for (size_t n : {n1, n2, n8}) {
+      for (int i = 0; i < 10; ++i) {
+        if (gib) touch_pages<<<64, 128>>>(pagebuf, (gib << 30) >> 21, reinterpret_cast<int*>(c));
+        flush();
+        vadd<<<(n + 255) / 256, 256>>>(a, b, c, n);
+        CK(cudaDeviceSynchronize());
+      }
+    }
+    CK(cuptiActivityFlushAll(1));
+    CK(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    std::vector<double> v[3];
+    size_t k = 0;
+    for (const auto& [name, ns] : kernel_durations)
+      if (name.find("vadd") != std::string::npos) v[std::min<size_t>(2, k++ / 10)].push_back(ns);
+    for (auto& x : v) std::sort(x.begin(), x.end());
+    std::printf("TLB: %zu GiB of pages touched before the flush: vadd 1M median %.0f ns, 2M %.0f ns, 8M %.0f ns\n",
+                gib, v[0].empty() ? 0 : v[0][5], v[1].empty() ? 0 : v[1][5], v[2].empty() ? 0 : v[2][5]);
+    if (pagebuf) CK(cudaFree(pagebuf));
   }
 
   // 2. L2 flush cost (kscope's: memset 2 x L2 then discard the scratch lines, then sync).

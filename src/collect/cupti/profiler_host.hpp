@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "collect/cupti/range_profiler_api.hpp"
+
 namespace kscope::cupti {
 
 /// Counter, ratio or throughput (CUpti_MetricType).
@@ -22,13 +24,13 @@ struct MetricProperties {
   std::string dim_unit;  ///< CUPTI's dimension ("nanosecond", "byte", "percent", ...)
 };
 
-class ProfilerHost {
+class ProfilerHost : public MetricEvaluator {
  public:
   /// A host object for `chip` (as supported_chips() spells it). `availability` is the device's
   /// counter availability image, or empty offline. Throws InvalidArgument naming the supported
   /// chips when CUPTI does not know `chip`.
   explicit ProfilerHost(const std::string& chip, const std::vector<std::uint8_t>& availability = {});
-  ~ProfilerHost();
+  ~ProfilerHost() override;
   ProfilerHost(const ProfilerHost&) = delete;             // owns a CUPTI object
   ProfilerHost& operator=(const ProfilerHost&) = delete;  // owns a CUPTI object
 
@@ -54,7 +56,7 @@ class ProfilerHost {
 
   /// Evaluates `metrics` (all in the config) for range `range` of a decoded counter data image.
   void evaluate(const std::vector<std::uint8_t>& counter_data, std::size_t range,
-                const std::vector<const char*>& metrics, double* values) const;
+                const std::vector<const char*>& metrics, double* values) const override;
 
  private:
   void* host_ = nullptr;  // CUpti_Profiler_Host_Object*

@@ -1,6 +1,6 @@
 #pragma once
 // The target side of the CUPTI Range Profiler (cupti_range_profiler.h) on one CUDA context,
-// following the call sequence verified on an H200 (shared/probes/rp_test*.cu):
+// following the call sequence verified on an H200:
 //   Enable -> GetCounterDataSize -> CounterDataImageInitialize -> SetConfig
 //   -> { Start [Push/Pop] ... Stop } until all passes are submitted -> DecodeData
 //   -> GetCounterDataInfo / CounterDataGetRangeInfo -> (host) EvaluateToGpuValues -> Disable.
@@ -22,72 +22,39 @@
 #include <string_view>
 #include <vector>
 
+#include "collect/cupti/range_profiler_api.hpp"
+
 namespace kscope::cupti {
 
-class RangeProfiler {
+class RangeProfiler : public RangeProfilerApi {
  public:
   /// Receives one line per CUPTI call ("cuptiRangeProfilerStart -> CUPTI_SUCCESS, 0.02 ms").
   using Trace = std::function<void(std::string_view line)>;
 
-  /// Time spent in one kind of CUPTI call.
-  struct StepTime {
-    std::size_t calls = 0;
-    double milliseconds = 0;
-  };
-
-  /// What Stop reports.
-  struct StopResult {
-    std::size_t pass_index = 0;
-    std::size_t target_nesting_level = 0;
-    bool all_passes_submitted = false;
-  };
-
-  /// How ranges are delimited and replayed (CUpti_ProfilerRange / CUpti_ProfilerReplayMode).
-  struct Mode {
-    bool user_range = false;
-    bool kernel_replay = false;
-    std::size_t max_ranges = 1;
-  };
-
   /// cuptiRangeProfilerEnable on `context` (a CUcontext). One object per context and mode:
-  /// switching between auto and user range needs a new object (pitfall 4).
+  /// switching between auto and user range needs a new object.
   RangeProfiler(void* context, Trace trace);
-  ~RangeProfiler();  // cuptiRangeProfilerDisable
+  ~RangeProfiler() override;  // cuptiRangeProfilerDisable
   RangeProfiler(const RangeProfiler&) = delete;             // owns a CUPTI object
   RangeProfiler& operator=(const RangeProfiler&) = delete;  // owns a CUPTI object
 
-  /// Prints every call through the trace sink while on (the first session of a sweep).
-  void set_tracing(bool on) { tracing_ = on; }
-
-  /// Ranges per pass fixed by the first Start since Enable (0: not started yet). A SetConfig
-  /// asking for more than this must follow reenable().
-  [[nodiscard]] std::size_t range_capacity() const { return capacity_; }
-  /// Disables the object and enables a new one on the same context (capacity not fixed).
-  void reenable();
-
-  /// Bytes of a counter data image holding `max_ranges` ranges of `metrics`.
+  void set_tracing(bool on) override { tracing_ = on; }
+  [[nodiscard]] std::size_t range_capacity() const override { return capacity_; }
+  void reenable() override;
   [[nodiscard]] std::size_t counter_data_size(const std::vector<const char*>& metrics,
-                                              std::size_t max_ranges);
-  /// (Re)initialises a counter data image: needed before every SetConfig that uses it.
-  void initialize_image(std::vector<std::uint8_t>& image);
-  /// cuptiRangeProfilerSetConfig for pass 0 (one nesting level).
+                                              std::size_t max_ranges) override;
+  void initialize_image(std::vector<std::uint8_t>& image) override;
   void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& image,
-                  const Mode& mode);
-  void start();
-  [[nodiscard]] StopResult stop();
-  void push_range(const std::string& name);
-  void pop_range();
-  /// Decodes the collected passes into the image given to set_config; returns the number of
-  /// ranges dropped because the image was full.
-  [[nodiscard]] std::size_t decode();
-
-  /// Ranges stored in a decoded image.
-  [[nodiscard]] std::size_t num_ranges(const std::vector<std::uint8_t>& image);
-  /// Name of range `index` ("0", "1", ... for auto ranges; the pushed name for user ranges).
-  [[nodiscard]] std::string range_name(const std::vector<std::uint8_t>& image, std::size_t index);
-
-  /// Time spent per CUPTI call name since construction.
-  [[nodiscard]] const std::map<std::string, StepTime>& step_times() const { return steps_; }
+                  const Mode& mode) override;
+  void start() override;
+  [[nodiscard]] StopResult stop() override;
+  void push_range(const std::string& name) override;
+  void pop_range() override;
+  [[nodiscard]] std::size_t decode() override;
+  [[nodiscard]] std::size_t num_ranges(const std::vector<std::uint8_t>& image) override;
+  [[nodiscard]] std::string range_name(const std::vector<std::uint8_t>& image,
+                                       std::size_t index) override;
+  [[nodiscard]] const std::map<std::string, StepTime>& step_times() const override { return steps_; }
 
  private:
   // Records the call's duration, traces it, and throws CuptiError when it failed.

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -125,14 +126,17 @@ int main(int argc, char** argv) {
     discard<<<528, 256>>>(scratch, sb / 128);
     CK(cudaDeviceSynchronize());
   };
-  // 1. Activity kinds on short kernels.
-  CK(cuptiActivityRegisterCallbacks(buf_request, buf_complete));
-  for (auto kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_KERNEL}) {
+  // Times vadd of 1M, 2M and 8M floats, 10 launches each, each after `before()` and a flush,
+  // with activity records of `kind`; prints the medians after `label`.
+  auto measure = [&](const std::string& label, CUpti_ActivityKind kind, const std::function<void()>& before,
+                     const std::function<void()>& after_flush) {
     kernel_durations.clear();
     CK(cuptiActivityEnable(kind));
     for (size_t n : {n1, n2, n8}) {
       for (int i = 0; i < 10; ++i) {
+        before();
         flush();
+        after_flush();
         vadd<<<(n + 255) / 256, 256>>>(a, b, c, n);
         CK(cudaDeviceSynchronize());
       }
@@ -144,61 +148,32 @@ int main(int argc, char** argv) {
     for (const auto& [name, ns] : kernel_durations)
       if (name.find("vadd") != std::string::npos) v[std::min<size_t>(2, k++ / 10)].push_back(ns);
     for (auto& x : v) std::sort(x.begin(), x.end());
-    std::printf("activity kind %s, flushed before each: vadd 1M median %.0f ns, 2M %.0f ns, 8M %.0f ns (%zu vadd records)\n",
-                kind == CUPTI_ACTIVITY_KIND_KERNEL ? "KERNEL" : "CONCURRENT_KERNEL",
-                v[0].empty() ? 0 : v[0][5], v[1].empty() ? 0 : v[1][5], v[2].empty() ? 0 : v[2][5], k);
-  }
-
+    std::printf("%s: vadd 1M median %.0f ns, 2M %.0f ns, 8M %.0f ns\n", label.c_str(),
+                v[0].empty() ? 0 : v[0][5], v[1].empty() ? 0 : v[1][5], v[2].empty() ? 0 : v[2][5]);
+  };
+  const auto nothing = [] {};
+  CK(cuptiActivityRegisterCallbacks(buf_request, buf_complete));
+  // 1. Activity kinds on short kernels, flushed before each.
+  measure("activity kind CONCURRENT_KERNEL", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, nothing, nothing);
+  measure("activity kind KERNEL", CUPTI_ACTIVITY_KIND_KERNEL, nothing, nothing);
   // 1b. Does an idle GPU before a kernel (as under ncu, which does milliseconds of host work
   // before every profiled kernel) make it slower? flush, sleep, kernel.
-  CK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-  for (int sleep_us : {0, 200, 2000, 20000}) {
-    kernel_durations.clear();
-    for (size_t n : {n1, n2, n8}) {
-      for (int i = 0; i < 10; ++i) {
-        flush();
-        if (sleep_us) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
-        vadd<<<(n + 255) / 256, 256>>>(a, b, c, n);
-        CK(cudaDeviceSynchronize());
-      }
-    }
-    CK(cuptiActivityFlushAll(1));
-    std::vector<double> v[3];
-    size_t k = 0;
-    for (const auto& [name, ns] : kernel_durations)
-      if (name.find("vadd") != std::string::npos) v[std::min<size_t>(2, k++ / 10)].push_back(ns);
-    for (auto& x : v) std::sort(x.begin(), x.end());
-    std::printf("idle %5d us between flush and kernel: vadd 1M median %.0f ns, 2M %.0f ns, 8M %.0f ns\n",
-                sleep_us, v[0].empty() ? 0 : v[0][5], v[1].empty() ? 0 : v[1][5], v[2].empty() ? 0 : v[2][5]);
+  for (int sleep_us : {200, 2000, 20000}) {
+    measure("idle " + std::to_string(sleep_us) + " us between flush and kernel",
+            CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, nothing,
+            [&] { std::this_thread::sleep_for(std::chrono::microseconds(sleep_us)); });
   }
-  CK(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-
   // 1c. Does a cold TLB explain ncu's longer short kernels? Touch 1 or 8 GiB of pages before the
   // L2 flush, then the kernel.
-  for (size_t gib : {size_t(0), size_t(1), size_t(8)}) {
+  for (size_t gib : {size_t(1), size_t(8)}) {
     int* pagebuf = nullptr;
-    if (gib) CK(cudaMalloc(&pagebuf, gib << 30));
-    if (gib) CK(cudaMemset(pagebuf, 0, gib << 30));
-    CK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-    kernel_durations.clear();
-    for (size_t n : {n1, n2, n8}) {
-      for (int i = 0; i < 10; ++i) {
-        if (gib) touch_pages<<<64, 128>>>(pagebuf, (gib << 30) >> 21, reinterpret_cast<int*>(c));
-        flush();
-        vadd<<<(n + 255) / 256, 256>>>(a, b, c, n);
-        CK(cudaDeviceSynchronize());
-      }
-    }
-    CK(cuptiActivityFlushAll(1));
-    CK(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-    std::vector<double> v[3];
-    size_t k = 0;
-    for (const auto& [name, ns] : kernel_durations)
-      if (name.find("vadd") != std::string::npos) v[std::min<size_t>(2, k++ / 10)].push_back(ns);
-    for (auto& x : v) std::sort(x.begin(), x.end());
-    std::printf("TLB: %zu GiB of pages touched before the flush: vadd 1M median %.0f ns, 2M %.0f ns, 8M %.0f ns\n",
-                gib, v[0].empty() ? 0 : v[0][5], v[1].empty() ? 0 : v[1][5], v[2].empty() ? 0 : v[2][5]);
-    if (pagebuf) CK(cudaFree(pagebuf));
+    CK(cudaMalloc(&pagebuf, gib << 30));
+    CK(cudaMemset(pagebuf, 0, gib << 30));
+    measure("TLB: " + std::to_string(gib) + " GiB of pages touched before the flush",
+            CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+            [&] { touch_pages<<<64, 128>>>(pagebuf, (gib << 30) >> 21, reinterpret_cast<int*>(c)); },
+            nothing);
+    CK(cudaFree(pagebuf));
   }
 
   // 2. L2 flush cost (kscope's: memset 2 x L2 then discard the scratch lines, then sync).

@@ -45,11 +45,11 @@ def describe(done: subprocess.CompletedProcess[str], directory: Path) -> str:
 
 def run_script(directory: Path, name: str, source: str,
                env: dict[str, str | None] | None = None,
-               check: bool = True) -> subprocess.CompletedProcess[str]:  # fmt: skip
-    """Writes ``source`` to ``directory/name`` and runs it there with ``env`` added to the
-    environment (a None value removes the variable); with ``check``, fails the test on a
-    non-zero exit status, showing :func:`describe`. PYTHONFAULTHANDLER is set, so a crash prints
-    the Python stack."""
+               check: bool = True, args: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """Writes ``source`` to ``directory/name`` and runs it there with ``args`` and with ``env``
+    added to the environment (a None value removes the variable); with ``check``, fails the test
+    on a non-zero exit status, showing :func:`describe`. PYTHONFAULTHANDLER is set, so a crash
+    prints the Python stack."""
     script = directory / name
     script.write_text(source)
     path = os.pathsep.join(p for p in [PYTHON_DIR, os.environ.get("PYTHONPATH", "")] if p)
@@ -59,7 +59,7 @@ def run_script(directory: Path, name: str, source: str,
             environment.pop(key, None)
         else:
             environment[key] = value
-    command = [sys.executable, str(script)]
+    command = [sys.executable, str(script), *args]
     try:
         done = subprocess.run(command, cwd=directory, text=True, env=environment,
                               capture_output=True, timeout=500)  # fmt: skip

@@ -4,13 +4,14 @@ matmul). kscope flushes the L2 at every region's entry, ncu before every kernel,
 regions must read like ncu's. Measured when kscope flushed once per run (H200): 1024^2 DRAM
 throughput 0.0 % vs ncu 2.84 %, duration 56.7 vs 61.7 us.
 
-The script runs in a subprocess per tool, because the ncu tool re-executes the whole program.
+Runs bench/cold_regions.py (the benchmark's own program) in a subprocess per mode, because the
+ncu tool re-executes the whole program.
 """
 
 from __future__ import annotations
 
 import json
-import textwrap
+from pathlib import Path
 
 import pytest
 from script_runner import describe, run_script, skip_without_ncu
@@ -20,41 +21,15 @@ pytestmark = pytest.mark.gpu
 TIME = "gpu__time_duration.sum"
 DRAM = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
 SIZES = (1024, 2048)
-
-SCRIPT = textwrap.dedent(
-    """
-    import json, os
-    import torch
-    import kscope
-
-    mode = os.environ["KSCOPE_TEST_MODE"]  # "counters", "timing" (cupti tool) or "ncu"
-    metrics = [%(time)r] if mode == "timing" else [%(time)r, %(dram)r]
-    torch.backends.cuda.matmul.allow_tf32 = False
-
-    @kscope.analyze.kernel(configs=[(n,) for n in %(sizes)r], runs=10, warmup_runs=1,
-                           metrics=metrics, tool="ncu" if mode == "ncu" else "cupti",
-                           verbosity=kscope.VerbosityLevel.SILENT,
-                           output_prefix=os.path.join(os.getcwd(), "out_" + mode, ""))
-    def matmul(n):
-        a = torch.randn(n, n, device="cuda")
-        b = torch.randn(n, n, device="cuda")
-        with kscope.annotate("first"):
-            a @ b
-        with kscope.annotate("second"):
-            torch.matmul(a, b)
-
-    df = matmul().to_dataframe()
-    rows = {f"{r.Annotation}|{r.Metric}|{r.n}": r.AvgValue for r in df.itertuples()}
-    print("ROWS " + json.dumps(rows))
-    """
-) % {"time": TIME, "dram": DRAM, "sizes": SIZES}
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "cold_regions.py"
 
 
-def measure(tmp_path, mode: str) -> dict[str, float]:
-    done = run_script(tmp_path, f"cold_{mode}.py", SCRIPT, env={"KSCOPE_TEST_MODE": mode})
-    line = next((x for x in done.stdout.splitlines() if x.startswith("ROWS ")), None)
-    assert line is not None, describe(done, tmp_path)
-    rows: dict[str, float] = json.loads(line[len("ROWS "):])
+def measure(tmp_path: Path, mode: str) -> dict[str, float]:
+    done = run_script(tmp_path, "cold_regions.py", BENCH.read_text(),
+                      args=("--mode", mode, "--sizes", ",".join(map(str, SIZES))))  # fmt: skip
+    lines = done.stdout.strip().splitlines()
+    assert lines, describe(done, tmp_path)
+    rows: dict[str, float] = json.loads(lines[-1])["rows"]
     return rows
 
 

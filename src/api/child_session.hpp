@@ -17,7 +17,7 @@ namespace kscope {
 
 /// What the child's session needs from the device.
 struct ChildDevice {
-  std::unique_ptr<RunEnvironment> environment;  ///< cache flush + synchronisation around runs
+  std::unique_ptr<RunEnvironment> environment;  ///< synchronisation around runs (no cache flush: cache_control "none" in the child)
   Metadata metadata;                            ///< reported to the parent
   int device = 0;
   /// Ends the use of the device before the child exits, when the parent asks (KSCOPE_CHILD_SCOPE

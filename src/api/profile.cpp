@@ -85,7 +85,8 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
                                      std::to_string(opt.runs) + " runs each");
   log.info("Journal: " + d.journal_path);
   cuda::GpuRunEnvironment environment(device, opt);
-  // Before each run: thermal guard, then telemetry, then (in the environment) the cache flush.
+  // Before each run: thermal guard, then telemetry; the environment flushes the cache at every
+  // annotated region's entry.
   auto run_monitor = thermal::RunMonitor::create(opt, log);
   environment.add_hooks([&](const RunId& r) { run_monitor->before_run(r); },
                         [&](const RunId& r) { run_monitor->after_run(r); });

@@ -1,7 +1,8 @@
 // Kernels of known size for the accuracy, stability and metrics benchmarks, measured by kscope
 // (any tool, any metrics) or by CUDA events without kscope.
 //   kscope_bench_kernels --kernel vadd|fma --sizes 1048576,8388608 [--runs 10] [--tool cupti]
-//       [--cache all|none] [--metrics a,b] [--metric-replay checkpoint|application|kernel] [--events]
+//       [--cache all|none] [--metrics a,b] [--metric-replay checkpoint|application|kernel]
+//       [--duration-source activity|profiler] [--events]
 //       [--debug] [--sessions N] --out results.json
 // vadd: c = a + b over `size` floats (12 bytes per element). fma: 528 blocks of 256 threads,
 // each thread runs `size` iterations of two dependent FMAs. --events times every launch with
@@ -141,7 +142,7 @@ int copy_rate_mode(const std::string& out) {
 
 int main(int argc, char** argv) {
   std::string kernel = "vadd", out = "bench_kernels.json", tool = "cupti", cache = "all";
-  std::string metric_replay;
+  std::string metric_replay, duration_source;
   std::vector<long> sizes{1 << 20};
   std::vector<std::string> metrics{kscope::kTimeMetric};
   int runs = 10, sessions = 1;
@@ -160,6 +161,7 @@ int main(int argc, char** argv) {
     else if (arg == "--cache") cache = value;
     else if (arg == "--metrics") metrics = parse_names(value);
     else if (arg == "--metric-replay") metric_replay = value;
+    else if (arg == "--duration-source") duration_source = value;
     else if (arg == "--out") out = value;
     else { std::fprintf(stderr, "unknown argument %s\n", arg.c_str()); return 2; }
     ++i;
@@ -185,6 +187,7 @@ int main(int argc, char** argv) {
     }
     opt.output_prefix = out + ".files/";
     if (!metric_replay.empty()) opt.metric_replay = metric_replay;
+    if (!duration_source.empty()) opt.duration_source = duration_source;
     // Allocate and fill before profiling: every run (and every replay pass) then launches the
     // same kernels, as application replay requires.
     Buffers buf;

@@ -49,8 +49,10 @@ def test_both_regions_of_a_matmul_benchmark_read_like_ncu(tmp_path):
                 failures.append(f"{t}: kscope {counters[t]:.0f} vs ncu {ncu[t]:.0f} ns")
             if abs(counters[d] / ncu[d] - 1) > 0.05:
                 failures.append(f"{d}: kscope {counters[d]:.3f} vs ncu {ncu[d]:.3f} %")
-            # Activity records time the kernel without the GPU's launch set-up (~0.8 us shorter
-            # than ncu's definition on the H200; docs/tools/cupti.md): 3 % at these 60-340 us.
-            if abs(timing[t] / ncu[t] - 1) > 0.03:
+            # Activity records time the blocks' execution without the launch processing ncu's
+            # counter includes (docs/tools/cupti.md: 1.6-3.4 us shorter for these kernels on the
+            # H200), so they may read up to 3 us shorter on top of the 2 %. The flush once per run read
+            # 56,061 vs 61,674 ns at 1024, which fails this.
+            if not ncu[t] * 0.98 - 3000 <= timing[t] <= ncu[t] * 1.02:
                 failures.append(f"{t} (activity): kscope {timing[t]:.0f} vs ncu {ncu[t]:.0f} ns")
     assert not failures, "\n".join(failures)

@@ -21,6 +21,7 @@
 #include "collect/cupti/collection_plan.hpp"
 #include "collect/cupti/launch_callbacks.hpp"
 #include "collect/cupti/range_attribution.hpp"
+#include "collect/cupti/measurement_path.hpp"
 #include "core/collector.hpp"
 #include "core/logger.hpp"
 
@@ -33,7 +34,7 @@ class ProfilerHost;
 class RangeProfiler;
 class SessionStrategy;
 
-class CounterCollector {
+class CounterCollector : public MeasurementPath {
  public:
   /// Checks the device, validates the metric names against its chip's catalogue (before any
   /// run), builds the config, loads the checkpoint library for checkpoint replay, enables the
@@ -41,23 +42,23 @@ class CounterCollector {
   /// sized for the sweep) and hooks the launch callbacks and annotation listener. Throws on any
   /// failure, leaving nothing enabled.
   explicit CounterCollector(const SessionInfo& info);
-  ~CounterCollector();
+  ~CounterCollector() override;
   CounterCollector(const CounterCollector&) = delete;             // owns CUPTI state
   CounterCollector& operator=(const CounterCollector&) = delete;  // owns CUPTI state
 
-  [[nodiscard]] int passes_per_run() const { return plan_.passes_per_run; }
+  [[nodiscard]] int passes_per_run() const override { return plan_.passes_per_run; }
   /// Checkpoint replay: saves device memory before pass 0 of a measured run and restores it
   /// before every later pass.
-  void prepare_pass(const RunId& run, int pass);
-  void before_run(const RunId& run, int pass);
-  void after_run(const RunId& run, int pass);
+  void prepare_pass(const RunId& run, int pass) override;
+  void before_run(const RunId& run, int pass) override;
+  void after_run(const RunId& run, int pass) override;
   /// Records decoded so far (a spanning session is decoded here when old or when a run did not
   /// finish).
-  [[nodiscard]] std::vector<KernelRecord> flush();
+  [[nodiscard]] std::vector<KernelRecord> flush() override;
   /// Stops everything, prints the cost summary at DEBUG and returns the remaining records.
-  [[nodiscard]] std::vector<KernelRecord> end();
+  [[nodiscard]] std::vector<KernelRecord> end() override;
   /// Stops everything without throwing.
-  void abort() noexcept;
+  void abort() noexcept override;
 
  private:
   void on_annotation(bool entering, const std::string& name) noexcept;

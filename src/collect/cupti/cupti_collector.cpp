@@ -2,10 +2,9 @@
 
 #include <cupti.h>
 
-#include "collect/cupti/activity_tracer.hpp"
-#include "collect/cupti/cupti_check.hpp"
+#include "collect/cupti/counter_collector.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
-#include "kscope/errors.hpp"
+#include "collect/cupti/timing_collector.hpp"
 
 namespace kscope::cupti {
 
@@ -21,45 +20,28 @@ std::string CuptiCollector::version() const {
 
 void CuptiCollector::begin(const SessionInfo& info) {
   if (needs_range_profiler(*info.options)) {
-    counters_ = std::make_unique<CounterCollector>(info);
-    active_ = true;
-    return;
+    path_ = std::make_unique<CounterCollector>(info);
+  } else {
+    path_ = std::make_unique<TimingCollector>();
   }
-  joiner_.clear();
-  callbacks_.subscribe(&timing_);
-  try {
-    ActivityTracer::instance().enable();
-  } catch (...) {
-    callbacks_.unsubscribe();
-    throw;
-  }
-  active_ = true;
 }
 
-int CuptiCollector::passes_per_run() const { return counters_ ? counters_->passes_per_run() : 1; }
+int CuptiCollector::passes_per_run() const { return path_ ? path_->passes_per_run() : 1; }
 
-void CuptiCollector::prepare_pass(const RunId& run, int pass) {
-  if (counters_) counters_->prepare_pass(run, pass);
-}
+void CuptiCollector::prepare_pass(const RunId& run, int pass) { path_->prepare_pass(run, pass); }
 
-void CuptiCollector::before_run(const RunId& run, int pass) {
-  if (counters_) counters_->before_run(run, pass);
-}
+void CuptiCollector::before_run(const RunId& run, int pass) { path_->before_run(run, pass); }
 
-void CuptiCollector::after_run(const RunId& run, int pass) {
-  if (counters_) counters_->after_run(run, pass);
-}
+void CuptiCollector::after_run(const RunId& run, int pass) { path_->after_run(run, pass); }
 
 std::vector<KernelRecord> CuptiCollector::flush() {
-  if (!active_) return {};
-  if (counters_) return counters_->flush();
-  return joiner_.join(ActivityTracer::instance().flush());
+  return path_ ? path_->flush() : std::vector<KernelRecord>{};
 }
 
 std::vector<KernelRecord> CuptiCollector::end() {
   std::vector<KernelRecord> out;
   try {
-    out = counters_ ? counters_->end() : flush();
+    out = path_ ? path_->end() : std::vector<KernelRecord>{};
   } catch (...) {
     abort();
     throw;
@@ -69,16 +51,9 @@ std::vector<KernelRecord> CuptiCollector::end() {
 }
 
 void CuptiCollector::abort() noexcept {
-  if (!active_) return;
-  if (counters_) {
-    counters_->abort();
-    counters_.reset();
-  } else {
-    ActivityTracer::instance().disable();
-    callbacks_.unsubscribe();
-    joiner_.clear();
-  }
-  active_ = false;
+  if (!path_) return;
+  path_->abort();
+  path_.reset();
 }
 
 }  // namespace kscope::cupti

@@ -1,17 +1,15 @@
 #pragma once
 // The cupti tool: in-process kernel durations (Activity API) attributed to annotations and runs
-// at launch time (Callback API); any other metric through the CUPTI Range Profiler
-// (CounterCollector), which is enabled only when such metrics or replay_mode "range" are asked
-// for, so plain timing stays as cheap as it is.
+// at launch time (Callback API); any other metric through the CUPTI Range Profiler. begin()
+// picks the measurement path: TimingCollector, or CounterCollector when the options need the
+// range profiler (other metrics, replay_mode "range", duration_source "profiler"), so plain
+// timing stays as cheap as it is.
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "collect/cupti/counter_collector.hpp"
-#include "collect/cupti/launch_callbacks.hpp"
-#include "collect/cupti/launch_joiner.hpp"
-#include "collect/cupti/timing_observer.hpp"
+#include "collect/cupti/measurement_path.hpp"
 #include "core/collector.hpp"
 
 namespace kscope::cupti {
@@ -35,11 +33,7 @@ class CuptiCollector : public Collector {
   void abort() noexcept override;
 
  private:
-  LaunchJoiner joiner_;
-  TimingObserver timing_{&joiner_};
-  LaunchCallbacks callbacks_;
-  std::unique_ptr<CounterCollector> counters_;  // null on the timing path
-  bool active_ = false;
+  std::unique_ptr<MeasurementPath> path_;  // between begin() and end()/abort()
 };
 
 }  // namespace kscope::cupti

@@ -1,0 +1,36 @@
+#pragma once
+// Kernel durations for the cupti tool: the driver launch callbacks record the annotation and run
+// of every launch (TimingObserver), CUPTI's activity records give each kernel's start and end,
+// and LaunchJoiner joins them by correlation id. Nothing of the range profiler is enabled.
+
+#include <vector>
+
+#include "collect/cupti/launch_callbacks.hpp"
+#include "collect/cupti/launch_joiner.hpp"
+#include "collect/cupti/measurement_path.hpp"
+#include "collect/cupti/timing_observer.hpp"
+
+namespace kscope::cupti {
+
+class TimingCollector : public MeasurementPath {
+ public:
+  /// Subscribes to the launch callbacks and enables kernel activity records; throws (leaving
+  /// nothing enabled) when CUPTI refuses, e.g. when another client holds it.
+  TimingCollector();
+  ~TimingCollector() override;
+  TimingCollector(const TimingCollector&) = delete;             // owns the CUPTI subscription
+  TimingCollector& operator=(const TimingCollector&) = delete;  // owns the CUPTI subscription
+
+  /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches.
+  [[nodiscard]] std::vector<KernelRecord> flush() override;
+  [[nodiscard]] std::vector<KernelRecord> end() override;
+  void abort() noexcept override;
+
+ private:
+  LaunchJoiner joiner_;
+  TimingObserver timing_{&joiner_};
+  LaunchCallbacks callbacks_;
+  bool active_ = false;
+};
+
+}  // namespace kscope::cupti

@@ -17,7 +17,9 @@ namespace kscope {
 
 /// What the child's session needs from the device.
 struct ChildDevice {
-  std::unique_ptr<RunEnvironment> environment;  ///< synchronisation around runs (no cache flush: cache_control "none" in the child)
+  /// Synchronisation around runs; no cache flush (the child runs with cache_control "none": the
+  /// external tool controls the caches).
+  std::unique_ptr<RunEnvironment> environment;
   Metadata metadata;                            ///< reported to the parent
   int device = 0;
   /// Ends the use of the device before the child exits, when the parent asks (KSCOPE_CHILD_SCOPE

@@ -1,6 +1,7 @@
 #pragma once
 // Where the host time of a sweep goes, phase by phase (environment, tool, benchmark,
-// synchronisation, journal, and the region entries inside the benchmark), so that kscope's own overhead per run is visible at DEBUG.
+// synchronisation, journal, and the region entries inside the benchmark), so that kscope's own
+// overhead per run is visible at DEBUG.
 
 #include <array>
 #include <chrono>

@@ -22,11 +22,30 @@ CacheFlusher::~CacheFlusher() {
   if (buffer_) (void)cudaFree(buffer_);
 }
 
+namespace {
+// Makes `device` current for its lifetime and gives the caller's device back afterwards.
+class CurrentDevice {
+ public:
+  explicit CurrentDevice(int device) {
+    KSCOPE_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (previous_ != device) KSCOPE_CUDA_CHECK(cudaSetDevice(device));
+    switched_ = previous_ != device;
+  }
+  ~CurrentDevice() {
+    if (switched_) (void)cudaSetDevice(previous_);
+  }
+  CurrentDevice(const CurrentDevice&) = delete;             // restores on destruction
+  CurrentDevice& operator=(const CurrentDevice&) = delete;  // restores on destruction
+
+ private:
+  int previous_ = 0;
+  bool switched_ = false;
+};
+}  // namespace
+
 void CacheFlusher::flush() {
   if (!buffer_) return;
-  int current = device_;
-  KSCOPE_CUDA_CHECK(cudaGetDevice(&current));
-  if (current != device_) KSCOPE_CUDA_CHECK(cudaSetDevice(device_));
+  const CurrentDevice on(device_);
   // The GPU work launched before the region (its inputs, written right before it) finishes
   // first, so that the flush evicts what it left in the L2.
   KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -35,7 +54,6 @@ void CacheFlusher::flush() {
   KSCOPE_CUDA_CHECK(cudaMemsetAsync(buffer_, ++value_, bytes_, nullptr));
   KSCOPE_CUDA_CHECK(launch_l2_discard(buffer_, bytes_, blocks_, nullptr));
   KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
-  if (current != device_) KSCOPE_CUDA_CHECK(cudaSetDevice(current));
 }
 
 }  // namespace kscope::cuda

@@ -1,7 +1,7 @@
 #pragma once
-// cache_control "all": at the entry of every annotated region, write a scratch buffer of twice the L2 size (evicting
-// everything else, dirty lines written back now) and then discard the scratch lines from the L2
-// without write-back, so the measured kernels start with an empty, clean L2 like ncu's
+// cache_control "all": at the entry of every annotated region, write a scratch buffer of twice
+// the L2 size (evicting everything else, dirty lines written back now) and then discard the
+// scratch lines from the L2 without write-back, so the measured kernels start with an empty, clean L2 like ncu's
 // flush-and-invalidate (see l2_flush_kernel.cu for what simpler flushes got wrong on an H200).
 
 #include <cstddef>

@@ -59,6 +59,12 @@ class ToolError : public Error {
   using Error::Error;
 };
 
+/// The Nsight Compute CLI (ncu) cannot be found for tool "ncu" (Python: NCUNotAvailableError).
+class NcuNotAvailableError : public ToolError {
+ public:
+  using ToolError::ToolError;
+};
+
 /// A CUPTI call failed. code() is the CUptiResult value.
 class CuptiError : public ToolError {
  public:

@@ -140,9 +140,11 @@ struct Options {
 
   /// Thermal control: "auto" (adaptive), "manual" (fixed thresholds) or "off".
   std::string thermal_mode = "auto";
-  /// Thermal headroom (degC below the slowdown limit) at or below which kscope pauses (10).
+  /// Thermal headroom (degC below the slowdown limit, >= 0) at or below which kscope pauses
+  /// (kDefaultThermalWait when unset).
   std::optional<int> thermal_wait;
-  /// Thermal headroom at which a pause ends (20); must be greater than thermal_wait.
+  /// Thermal headroom at which a pause ends (kDefaultThermalCont when unset); must be greater
+  /// than thermal_wait, defaults included.
   std::optional<int> thermal_cont;
   /// Longest pause in seconds (180).
   std::optional<int> thermal_timeout;
@@ -162,6 +164,10 @@ struct Options {
   /// chosen tool cannot honour). Called by kscope::profile before any GPU work.
   void validate() const;
 };
+
+/// Defaults of Options::thermal_wait and Options::thermal_cont (degC of headroom).
+inline constexpr int kDefaultThermalWait = 10;
+inline constexpr int kDefaultThermalCont = 20;
 
 /// The allowed values of each string option, in the order the error messages list them.
 [[nodiscard]] const std::vector<std::string>& allowed_values(std::string_view option);

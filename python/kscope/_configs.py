@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._native import native
-from .exceptions import ProfilerException
+from .exceptions import ConfigError
 
 _VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -66,16 +66,16 @@ def _as_values(config: Any) -> tuple[Any, ...]:
     return tuple(config)
 
 
-def _count_error(count: int, sig: FunctionSignature) -> ProfilerException:
+def _count_error(count: int, sig: FunctionSignature) -> ConfigError:
     if sig.required == sig.total:
         expected = f"{sig.total}"
     else:
         expected = f"between {sig.required} and {sig.total}"
-    return ProfilerException(f"Configs have {count} arguments, but function expects {expected}")
+    return ConfigError(f"Configs have {count} arguments, but function expects {expected}")
 
 
-def _lengths_error(lengths: list[int]) -> ProfilerException:
-    return ProfilerException(
+def _lengths_error(lengths: list[int]) -> ConfigError:
+    return ConfigError(
         f"All configs must have the same number of arguments. Found lengths: {lengths}"
     )
 
@@ -86,7 +86,7 @@ def _pad(values: tuple[Any, ...], sig: FunctionSignature) -> tuple[Any, ...]:
 
 def _from_collection(configs: Collection[Any], sig: FunctionSignature) -> list[tuple[Any, ...]]:
     if len(configs) == 0:
-        raise ProfilerException("configs cannot be empty")
+        raise ConfigError("configs cannot be empty")
     rows = [_as_values(c) for c in configs]
     lengths = [len(r) for r in rows]
     if len(set(lengths)) > 1:
@@ -103,14 +103,14 @@ def _from_iterable(configs: Iterable[Any], sig: FunctionSignature) -> list[tuple
     for config in configs:
         row = _as_values(config)
         if not sig.required <= len(row) <= sig.total:
-            raise ProfilerException(
+            raise ConfigError(
                 f"Function '{sig.name}' does not support the input configuration"
             )
         if rows and len(row) != len(rows[0]):
             raise _lengths_error([len(r) for r in rows] + [len(row)])
         rows.append(row)
     if not rows:
-        raise ProfilerException("configs cannot be empty")
+        raise ConfigError("configs cannot be empty")
     return [_pad(r, sig) for r in rows]
 
 
@@ -123,13 +123,14 @@ def sanitize_configs(
 ) -> list[tuple[Any, ...]]:
     """The configs of one call, each padded with the defaults of the trailing parameters.
 
-    Raises :class:`ProfilerException` with nsight-python's texts for every misuse.
+    Raises :class:`ConfigError` (a :class:`ProfilerException`) with nsight-python's texts for
+    every misuse, and ``TypeError`` when ``configs`` is no collection or iterable of configs.
     """
     if call_kwargs:
-        raise ProfilerException(f"Keyword arguments are not supported yet: {list(call_kwargs)}")
+        raise ConfigError(f"Keyword arguments are not supported yet: {list(call_kwargs)}")
     if call_args:
         if call_configs is not None or decorator_configs is not None:
-            raise ProfilerException(
+            raise ConfigError(
                 "You have provided configs at decoration time and at runtime. Provide configs "
                 "at decoration time or at runtime."
             )
@@ -138,18 +139,23 @@ def sanitize_configs(
         if decorator_configs is None:
             if sig.required == 0:
                 return [_pad((), sig)]
-            raise ProfilerException(
+            raise ConfigError(
                 "You have provided no configs. Provide configs at decoration time or at runtime."
             )
         configs = decorator_configs
     elif decorator_configs is not None:
-        raise ProfilerException(
+        raise ConfigError(
             "You have provided configs at decoration time and at runtime. Provide configs at "
             "decoration time or at runtime."
         )
     else:
         configs = call_configs
-    if isinstance(configs, Collection) and not isinstance(configs, str):
+    if isinstance(configs, (str, bytes)) or not isinstance(configs, Iterable):
+        raise TypeError(
+            f"configs must be a sequence or iterable of configs (each a tuple of argument values, "
+            f"or a scalar for a one-parameter function), e.g. [{configs!r}]; got {configs!r}"
+        )
+    if isinstance(configs, Collection):
         return _from_collection(configs, sig)
     return _from_iterable(configs, sig)
 

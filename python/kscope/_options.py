@@ -20,6 +20,7 @@ from . import _derive
 from ._callsite import warn
 from ._native import native
 from ._reexec import reexec_command
+from .exceptions import InvalidArgumentError
 from .tools import Tool, parse_tool, resolve_tool
 from .verbosity import VerbosityLevel
 
@@ -59,12 +60,17 @@ class KernelSettings:
     tool: Tool | None
 
 
+_INT_MAX = 2**31 - 1  # the engine's options are C ints
+
+
 def _require_int(name: str, value: Any, optional: bool = False) -> None:
     if optional and value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int):
         expected = "an int or None" if optional else "an int"
         raise TypeError(f"{name} must be {expected}, got {value!r}")
+    if not -_INT_MAX - 1 <= value <= _INT_MAX:
+        raise InvalidArgumentError(f"Invalid {name} {value}. Expected an integer <= {_INT_MAX}.")
 
 
 def _names(name: str, value: Any, optional: bool) -> tuple[str, ...]:
@@ -82,7 +88,7 @@ def _names(name: str, value: Any, optional: bool) -> tuple[str, ...]:
 def _choice(option: str, value: Any) -> str:
     if not isinstance(value, str):
         allowed = " or ".join(f"'{v}'" for v in native.allowed_values(option))
-        raise ValueError(f"Invalid {option} {value!r}. Expected {allowed}.")
+        raise InvalidArgumentError(f"Invalid {option} {value!r}. Expected {allowed}.")
     return value
 
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from ._callsite import warn
 from ._native import native
+from .exceptions import AnnotationError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,6 +40,13 @@ class annotate:  # noqa: N801 - lower-case name of nsight-python's API
     def __init__(self, name: str, ignore_failures: bool = False) -> None:
         if not isinstance(name, str):
             raise TypeError(f"annotation name must be a str, got {type(name).__name__}")
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise AnnotationError(
+                f"Invalid annotation name {name!r}: it is not valid text ({e.reason} at "
+                f"position {e.start}); annotation names must be encodable as UTF-8."
+            ) from None
         self.name = name
         self.ignore_failures = bool(ignore_failures)
 

@@ -59,7 +59,8 @@ class CuptiError(ToolError):
 
 
 class NCUNotAvailableError(ToolError):
-    """The Nsight Compute CLI (``ncu``) is not on PATH."""
+    """The Nsight Compute CLI (``ncu``) cannot be found: by ``kscope.activate(Tool.NCU)`` (not on
+    PATH) or by a sweep with the ncu tool (not on PATH, ``KSCOPE_NCU`` or the CUDA toolkit)."""
 
 
 class ThermalControlError(ProfilerException):
@@ -81,6 +82,7 @@ ENGINE_EXCEPTIONS: dict[str, type[Exception]] = {
     "NotSupportedError": NotSupportedError,
     "ToolError": ToolError,
     "CuptiError": CuptiError,
+    "NcuNotAvailableError": NCUNotAvailableError,
     "ThermalControlError": ThermalControlError,
     "CoolingTimeoutError": CoolingTimeoutError,
 }

@@ -42,6 +42,8 @@ void translate(const std::exception_ptr& p, void* /*payload*/) {
   } catch (const CuptiError& e) {
     const int code = e.code();
     raise("CuptiError", e.what(), PyExc_RuntimeError, &code);
+  } catch (const NcuNotAvailableError& e) {
+    raise("NcuNotAvailableError", e.what(), PyExc_RuntimeError);
   } catch (const ToolError& e) {
     raise("ToolError", e.what(), PyExc_RuntimeError);
   } catch (const CoolingTimeoutError& e) {
@@ -76,6 +78,7 @@ void translate(const std::exception_ptr& p, void* /*payload*/) {
   if (kind == "NotSupportedError") throw NotSupportedError(message);
   if (kind == "ToolError") throw ToolError(message);
   if (kind == "CuptiError") throw CuptiError(message, 17);
+  if (kind == "NcuNotAvailableError") throw NcuNotAvailableError(message);
   if (kind == "ThermalControlError") throw ThermalControlError(message);
   if (kind == "CoolingTimeoutError") throw CoolingTimeoutError(message);
   throw std::invalid_argument("unknown kscope error class '" + kind + "'");

@@ -48,6 +48,12 @@ void AnnotationRegistry::check_can_open(std::string_view name) const {
 }
 
 std::uint64_t AnnotationRegistry::begin(std::string_view name) {
+  if (name.empty()) {
+    // "" is also what current_name() says when none is open: such a region could never close.
+    throw AnnotationError(
+        "Invalid annotation name '': an annotation needs a non-empty name (it becomes the "
+        "Annotation column).");
+  }
   // The entry hook (ANNOTATION-scope info collectors) runs after the checks and before the
   // annotation opens, so that whatever it launches is not attributed to the annotation.
   EntryHook hook;

@@ -113,11 +113,20 @@ void Options::validate() const {
       throw InvalidArgument("Invalid metric name '" + m + "': metric names must not be empty.");
     }
   }
-  if (thermal_wait && thermal_cont && *thermal_cont <= *thermal_wait) {
+  if (thermal_wait && *thermal_wait < 0) {
+    throw InvalidArgument("Invalid thermal_wait " + std::to_string(*thermal_wait) +
+                          ". Expected a thermal headroom in °C >= 0 (the headroom at which "
+                          "profiling pauses).");
+  }
+  const int wait = thermal_wait.value_or(kDefaultThermalWait);
+  const int cont = thermal_cont.value_or(kDefaultThermalCont);
+  if ((thermal_wait || thermal_cont) && cont <= wait) {
+    const auto given = [](const std::optional<int>& v) { return v ? "" : ", the default"; };
     throw InvalidArgument("Invalid thermal control parameters: thermal_cont (" +
-                          std::to_string(*thermal_cont) +
-                          "°C) must be greater than thermal_wait (" + std::to_string(*thermal_wait) +
-                          "°C). thermal_wait is the headroom at which profiling pauses, "
+                          std::to_string(cont) + "°C" + given(thermal_cont) +
+                          ") must be greater than thermal_wait (" + std::to_string(wait) + "°C" +
+                          given(thermal_wait) +
+                          "). thermal_wait is the headroom at which profiling pauses, "
                           "thermal_cont the headroom at which it resumes.");
   }
   if (thermal_timeout && *thermal_timeout <= 0) {

@@ -45,6 +45,22 @@ std::vector<RawRow> build_raw_rows(const std::vector<ExtractedRecord>& records,
                             " but the sweep has " + std::to_string(configs.size()) + " configs");
     }
     derived[i] = derive(r.values, configs[r.run.config]);
+    for (std::size_t k = 0; k < derived[i].size(); ++k) {
+      const auto& name = derived[i][k].name;
+      // A derived value named like a measured metric, or twice, would be merged with the other
+      // one into one row group (NumRuns counting both).
+      if (std::find(metrics.begin(), metrics.end(), name) != metrics.end()) {
+        throw InvalidArgument("derive_metric returned a value named '" + name +
+                              "', which is a measured metric of this session. Give derived "
+                              "metrics names of their own.");
+      }
+      for (std::size_t j = 0; j < k; ++j) {
+        if (derived[i][j].name == name) {
+          throw InvalidArgument("derive_metric returned two values named '" + name +
+                                "' for one run. Give each derived metric its own name.");
+        }
+      }
+    }
     for (const auto& d : derived[i]) {
       bool known = false;
       for (const auto& n : names) known = known || n.first == d.name;

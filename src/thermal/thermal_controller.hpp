@@ -21,8 +21,8 @@
 
 namespace kscope::thermal {
 
-inline constexpr int kDefaultThermalWait = 10;      ///< degC of headroom that triggers a pause
-inline constexpr int kDefaultThermalCont = 20;      ///< degC of headroom that ends it
+using kscope::kDefaultThermalCont;  // degC of headroom that ends a pause (kscope/options.hpp)
+using kscope::kDefaultThermalWait;  // degC of headroom that triggers one
 inline constexpr int kDefaultThermalTimeout = 180;  ///< s, longest pause before adapting/failing
 inline constexpr int kMinThermalCont = 12;
 inline constexpr int kMaxThermalCont = 50;

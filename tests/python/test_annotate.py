@@ -115,3 +115,19 @@ def test_analyze_ignore_failures_keeps_keyboard_interrupt():
     with pytest.raises(KeyboardInterrupt):
         with kscope.analyze.ignore_failures():
             raise KeyboardInterrupt
+
+
+def test_an_empty_name_is_refused_and_the_next_annotation_opens():
+    with pytest.raises(AnnotationError, match=r"^Invalid annotation name '': an annotation needs a "
+                       r"non-empty name \(it becomes the Annotation column\)\.$"):  # fmt: skip
+        with kscope.annotate(""):
+            pass
+    with kscope.annotate("next"):
+        assert native.current_annotation() == "next"
+
+
+def test_a_name_that_is_no_text_is_an_annotation_error():
+    with pytest.raises(AnnotationError, match=r"^Invalid annotation name '\\udcff': it is not valid "
+                       r"text \(surrogates not allowed at position 0\); annotation names must be "
+                       r"encodable as UTF-8\.$"):  # fmt: skip
+        kscope.annotate("\udcff")

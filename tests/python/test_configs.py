@@ -298,3 +298,33 @@ def test_tuple_argument_is_not_exploded(fake_engine):
     df = f().to_dataframe()
     assert seen == [(1024, 512)]
     assert len(df) == 1 and df["shape"][0] == (1024, 512)
+
+
+def test_config_misuse_is_a_config_error(fake_engine):
+    # docs/errors.md: ConfigError (a ProfilerException, so nsight-python's handlers still match).
+    @kernel(configs=[(1,), (1, 2)])
+    def f(n, m=0):
+        pass
+
+    with pytest.raises(kscope.exceptions.ConfigError, match="same number of arguments|length"):
+        f()
+
+    @kernel(configs=[])
+    def g(n):
+        pass
+
+    with pytest.raises(kscope.exceptions.ConfigError, match="^configs cannot be empty$"):
+        g()
+
+
+@pytest.mark.parametrize("bad", [5, 3.5, "abc", b"ab"])
+def test_configs_that_are_no_collection_of_configs_are_a_type_error(fake_engine, bad):
+    @kernel()
+    def f(n):
+        pass
+
+    with pytest.raises(TypeError, match=r"^configs must be a sequence or iterable of configs "
+                       r"\(each a tuple of argument values, or a scalar for a one-parameter "
+                       r"function\), e.g\. \["):  # fmt: skip
+        f(configs=bad)
+    assert fake_engine.calls == []

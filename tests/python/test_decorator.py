@@ -416,3 +416,24 @@ def test_warning_points_at_user_code_also_from_nested_frames(fake_engine):
         helper()
     assert record[0].filename == __file__
     assert sys.modules["kscope"].__file__ not in record[0].filename
+
+
+@pytest.mark.parametrize("option", ["runs", "warmup_runs", "thermal_wait", "thermal_timeout"])
+def test_an_int_beyond_the_engine_range_names_the_option(option):
+    with pytest.raises(kscope.exceptions.InvalidArgumentError,
+                       match=rf"^Invalid {option} 1099511627776\. Expected an integer <= "
+                             r"2147483647\.$"):  # fmt: skip
+        kscope.analyze.kernel(**{option: 2**40})(lambda: None)
+
+
+def test_a_choice_of_the_wrong_type_is_an_invalid_argument():
+    with pytest.raises(kscope.exceptions.InvalidArgumentError,
+                       match=r"^Invalid clock_control None\. Expected 'base' or 'none'\.$"):  # fmt: skip
+        kscope.analyze.kernel(clock_control=None)(lambda: None)
+
+
+def test_thermal_wait_above_the_default_cont_is_refused():
+    with pytest.raises(kscope.exceptions.InvalidArgumentError,
+                       match=r"thermal_cont \(20°C, the default\) must be greater than "
+                             r"thermal_wait \(25°C\)"):  # fmt: skip
+        kscope.analyze.kernel(thermal_wait=25)(lambda: None)

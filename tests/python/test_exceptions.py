@@ -21,6 +21,7 @@ from kscope._native import native
         ("NotSupportedError", ex.NotSupportedError, ValueError),
         ("ToolError", ex.ToolError, RuntimeError),
         ("CuptiError", ex.CuptiError, RuntimeError),
+        ("NcuNotAvailableError", ex.NCUNotAvailableError, RuntimeError),
         ("ThermalControlError", ex.ThermalControlError, None),
         ("CoolingTimeoutError", ex.CoolingTimeoutError, None),
     ],

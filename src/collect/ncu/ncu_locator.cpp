@@ -62,7 +62,7 @@ std::string locate_ncu(const NcuSearch& search) {
   std::string searched = "PATH";
   for (const auto& dir : search.toolkit_dirs) searched += ", " + dir;
   searched += ", " + search.standalone_root + "/*/";
-  throw ToolError(
+  throw NcuNotAvailableError(
       "Nsight Compute CLI (ncu) is not available on this system (searched KSCOPE_NCU, " + searched +
       "). Install Nsight Compute (it comes with the CUDA toolkit, or from "
       "https://developer.nvidia.com/nsight-compute), then add its directory to PATH or set "

@@ -25,6 +25,21 @@ TEST_F(AnnotationTest, RaiiOpensAndCloses) {
   EXPECT_EQ(current_annotation(), "");
 }
 
+TEST_F(AnnotationTest, AnEmptyNameIsRefusedAndTheNextAnnotationStillOpens) {
+  // "" could never be closed: it is also what current_annotation() says when none is open.
+  try {
+    Annotation a("");
+    FAIL();
+  } catch (const AnnotationError& e) {
+    EXPECT_STREQ(e.what(),
+                 "Invalid annotation name '': an annotation needs a non-empty name (it becomes "
+                 "the Annotation column).");
+  }
+  EXPECT_EQ(current_annotation(), "");
+  Annotation next("next");
+  EXPECT_EQ(current_annotation(), "next");
+}
+
 TEST_F(AnnotationTest, NestingIsAnErrorWithTheReferenceText) {
   Annotation outer("outer");
   try {

@@ -77,6 +77,29 @@ TEST(OptionsTest, ThermalContMustExceedWait) {
             "thermal_cont the headroom at which it resumes.");
 }
 
+TEST(OptionsTest, ThermalLimitsAreCheckedAgainstTheDefaultsToo) {
+  Options o;
+  o.thermal_wait = 25;  // the default thermal_cont is 20
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid thermal control parameters: thermal_cont (20°C, the default) must be greater "
+            "than thermal_wait (25°C). thermal_wait is the headroom at which profiling pauses, "
+            "thermal_cont the headroom at which it resumes.");
+  o = Options{};
+  o.thermal_cont = 5;  // the default thermal_wait is 10
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid thermal control parameters: thermal_cont (5°C) must be greater than "
+            "thermal_wait (10°C, the default). thermal_wait is the headroom at which profiling "
+            "pauses, thermal_cont the headroom at which it resumes.");
+  o = Options{};
+  o.thermal_wait = -5;
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid thermal_wait -5. Expected a thermal headroom in °C >= 0 (the headroom at "
+            "which profiling pauses).");
+  o = Options{};
+  o.thermal_wait = 15;  // below the default thermal_cont: fine
+  EXPECT_NO_THROW(o.validate());
+}
+
 TEST(OptionsTest, ThermalTimeoutAndDeviceRanges) {
   Options o;
   o.thermal_timeout = 0;

@@ -41,6 +41,32 @@ TEST(TransformationTest, RawRowsExplodeMetricsThenAppendDerivedRows) {
   EXPECT_EQ(rows[5].kernel, "k_a");
 }
 
+TEST(TransformationTest, ADerivedMetricNamedLikeAMeasuredOneIsRefused) {
+  // Merged, the two made one row group with NumRuns 2 for runs=1.
+  DeriveFn same = [](const std::vector<double>& m, const Config&) {
+    return std::vector<DerivedValue>{{std::string(kTimeMetric), m[0] / 2, std::string("ns")}};
+  };
+  try {
+    (void)build_raw_rows({rec("a", 0, 0, {10})}, {kTimeMetric}, same, kConfigs);
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_STREQ(e.what(),
+                 "derive_metric returned a value named 'gpu__time_duration.sum', which is a "
+                 "measured metric of this session. Give derived metrics names of their own.");
+  }
+  DeriveFn twice = [](const std::vector<double>& m, const Config&) {
+    return std::vector<DerivedValue>{{"bw", m[0], std::nullopt}, {"bw", 2 * m[0], std::nullopt}};
+  };
+  try {
+    (void)build_raw_rows({rec("a", 0, 0, {10})}, {kTimeMetric}, twice, kConfigs);
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_STREQ(e.what(),
+                 "derive_metric returned two values named 'bw' for one run. Give each derived "
+                 "metric its own name.");
+  }
+}
+
 TEST(TransformationTest, DerivedMetricOfFailedRunIsNaNWithKnownNames) {
   DeriveFn derive = [](const std::vector<double>& m, const Config&) {
     return std::vector<DerivedValue>{{"x2", 2 * m[0], std::nullopt}, {"x3", 3 * m[0], std::string("u")}};

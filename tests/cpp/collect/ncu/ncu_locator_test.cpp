@@ -65,7 +65,7 @@ TEST(NcuLocatorTest, MissingNcuSaysHowToInstallAndNamesCupti) {
   try {
     (void)locate_ncu(empty_search(testing::scratch_dir("ncu_locator_none")));
     FAIL();
-  } catch (const ToolError& e) {
+  } catch (const NcuNotAvailableError& e) {  // Python: NCUNotAvailableError, a ToolError
     const std::string what = e.what();
     EXPECT_NE(what.find("Nsight Compute CLI (ncu) is not available"), std::string::npos);
     EXPECT_NE(what.find("KSCOPE_NCU"), std::string::npos);

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.gpu
 SCRIPT = textwrap.dedent(
     """
     import os
+    PREFIX = os.environ.get("KSCOPE_TEST_PREFIX", "kscope_out")
     import torch
     import kscope
 
@@ -22,7 +23,7 @@ SCRIPT = textwrap.dedent(
     @kscope.analyze.kernel(configs=[(1 << 20,), (1 << 22,)], runs=2, tool="ncu",
                            metrics=["gpu__time_duration.sum", "dram__bytes_read.sum"],
                            verbosity=kscope.VerbosityLevel.DEBUG,
-                           output_prefix=os.path.join(os.getcwd(), "kscope_out", ""))
+                           output_prefix=os.path.join(os.getcwd(), PREFIX, ""))
     def vadd(n):
         a = torch.randn(n, device="cuda")
         b = torch.randn(n, device="cuda")
@@ -36,10 +37,13 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def test_ncu_tool_from_a_python_script(tmp_path):
+@pytest.mark.parametrize("prefix", ["kscope_out", "out_100%_%p"])
+def test_ncu_tool_from_a_python_script(tmp_path, prefix):
+    # A % in the output prefix reaches ncu's -o and --log-file as %% (ncu expands %p, %h, ...).
     skip_without_ncu()
     pytest.importorskip("torch")
-    done = run_script(tmp_path, "ncu_script.py", SCRIPT)
+    done = run_script(tmp_path, "ncu_script.py", SCRIPT, env={"KSCOPE_TEST_PREFIX": prefix})
+    assert list((tmp_path / prefix).glob("ncu-output-*.ncu-rep")), describe(done, tmp_path)
     # Base units whatever ncu prints by default ("us", "Mbyte" on ncu 2025.3).
     expected = "ROWS 4 ['dram__bytes_read.sum', 'gpu__time_duration.sum'] ['byte', 'ns']"
     assert expected in done.stdout, describe(done, tmp_path)

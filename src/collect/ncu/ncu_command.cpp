@@ -12,6 +12,20 @@ NcuPaths ncu_paths(const std::string& prefix, const std::string& name, int id) {
 
 std::string ncu_nvtx_filter() { return std::string("regex:") + kNvtxDomain + "@.+"; }
 
+namespace {
+// ncu expands file name macros in -o and --log-file (%p the process id, %h the host name,
+// %q{VAR} an environment variable, %i a counter, %% a literal %): an output prefix or session
+// name containing % must reach it as %%, so that the files land where kscope reads them.
+std::string ncu_file_argument(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    out += c;
+    if (c == '%') out += '%';
+  }
+  return out;
+}
+}  // namespace
+
 std::vector<std::string> ncu_profile_argv(const std::string& ncu, const Options& options,
                                           const NcuPaths& paths,
                                           const std::vector<std::string>& program) {
@@ -35,9 +49,9 @@ std::vector<std::string> ncu_profile_argv(const std::string& ncu, const Options&
                                    "all",
                                    "-f",
                                    "-o",
-                                   paths.report,
+                                   ncu_file_argument(paths.report),
                                    "--log-file",
-                                   paths.log};
+                                   ncu_file_argument(paths.log)};
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }

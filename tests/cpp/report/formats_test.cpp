@@ -99,14 +99,17 @@ TEST(FormatsTest, LoadErrorsNameThePathAndReason) {
   try {
     (void)Results::load(dir + "bad.json");
     FAIL();
-  } catch (const Error& e) {
+  } catch (const FileFormatError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.json' is not valid JSON"), std::string::npos) << e.what();
   }
   try {
     (void)Results::load(dir + "other.json");
     FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("is not a kscope result file (kind 'something')"), std::string::npos);
+  } catch (const FileFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a kscope result file (expected a JSON object "
+                                         "whose kind is \"kscope.results\", found \"something\")"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_THROW((void)Results::load(dir + "missing.json"), Error);
 }

@@ -21,7 +21,7 @@ JournalWriter::JournalWriter(const std::string& path, const Results::Data& heade
     throw Error("cannot write the journal '" + path + "': " + std::strerror(errno) +
                 ". Choose a writable output_prefix.");
   }
-  write_line(header_json(header, "kscope.journal").dump());
+  write_line(to_text(header_json(header, "kscope.journal")));
 }
 
 JournalWriter::~JournalWriter() {
@@ -45,16 +45,16 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
   for (const auto& k : records) records_json.push_back(to_json(k));
   Json line{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}};
   if (telemetry_source_) line["telemetry"] = telemetry_to_json(telemetry_source_());
-  write_line(line.dump());
+  write_line(to_text(line));
 }
 
 void JournalWriter::append_findings(const std::vector<Finding>& findings) {
-  write_line(Json{{"kind", "findings"}, {"findings", findings_to_json(findings)}}.dump());
+  write_line(to_text(Json{{"kind", "findings"}, {"findings", findings_to_json(findings)}}));
 }
 
 void JournalWriter::close(const std::string& error) {
   if (!file_) return;
-  write_line(Json{{"kind", "end"}, {"error", error}}.dump());
+  write_line(to_text(Json{{"kind", "end"}, {"error", error}}));
   std::fclose(file_);
   file_ = nullptr;
 }

@@ -34,6 +34,10 @@ CollectionScope scope_of(const JsonField& j) {
 
 }  // namespace
 
+std::string to_text(const Json& j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 Json to_json(const Value& v) {
   return std::visit([](const auto& x) -> Json {
     using T = std::decay_t<decltype(x)>;
@@ -53,7 +57,7 @@ Value value_from_json(const JsonField& field) {
   if (j.is_number()) return Value(j.get<double>());
   if (j.is_string()) return Value(j.get<std::string>());
   if (j.is_null()) return Value(kNaN);
-  return Value(j.dump());  // lists/dicts written by Python: kept as their JSON text
+  return Value(to_text(j));  // lists/dicts written by Python: kept as their JSON text
 }
 
 Json to_json(const Options& o) {

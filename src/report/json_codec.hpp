@@ -12,6 +12,11 @@
 
 namespace kscope::report {
 
+/// The JSON text of `j` (`indent` < 0: one line). Strings that are not UTF-8 (names from the C++
+/// API; names from files are escaped when read, core/utf8.hpp) are written with U+FFFD in place
+/// of each bad byte instead of failing the write.
+[[nodiscard]] std::string to_text(const Json& j, int indent = -1);
+
 [[nodiscard]] Json to_json(const Value& v);
 [[nodiscard]] Value value_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const Options& o);

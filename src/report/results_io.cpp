@@ -69,7 +69,7 @@ std::string Results::to_json() const {
   j["processed"] = std::move(processed);
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
   j["findings"] = report::findings_to_json(d_.findings);
-  return j.dump(1);
+  return report::to_text(j, 1);
 }
 
 void Results::write_json(const std::string& path) const {

@@ -137,3 +137,18 @@ def test_processed_csv_without_the_columns_is_named(tmp_path):
         "column(s) NumRuns, Normalized, CI95_Lower, CI95_Upper; found the columns Annotation, "
         "Metric, n, AvgValue"
     )
+
+
+def test_kernel_names_that_are_not_utf8_reach_dataframes_escaped(tmp_path):
+    """Issue 15, defect 4: ``to_dataframe()`` raised UnicodeDecodeError."""
+    fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "ncu",
+                           "nvtx_nested_raw_stdout.csv")  # fmt: skip
+    with open(fixture, "rb") as f:
+        data = f.read().replace(b'"kA(float *)"', b'"k\xff\xfeA(float *)"', 1)
+    path = tmp_path / "latin1.csv"
+    path.write_bytes(data)
+    results = kscope.load_ncu(str(path), metrics=["gpu__time_duration.sum"])
+    frame = results.to_dataframe()
+    assert frame["Kernel"].iloc[0] == "k\\xFF\\xFEA"
+    results.to_json(tmp_path / "latin1.json")
+    assert kscope.load(tmp_path / "latin1.json").to_dataframe()["Kernel"].iloc[0] == "k\\xFF\\xFEA"

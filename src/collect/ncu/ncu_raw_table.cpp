@@ -7,6 +7,7 @@
 #include "collect/ncu/csv_records.hpp"
 #include "collect/ncu/ncu_number.hpp"
 #include "collect/ncu/ncu_unit_scale.hpp"
+#include "core/utf8.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::ncu {
@@ -114,9 +115,12 @@ std::string NcuRawTable::text(const NcuResult& result, std::string_view column) 
   return c < 0 ? std::string() : result.cells.at(static_cast<std::size_t>(c));
 }
 
-NcuRawTable NcuRawTable::parse(std::string_view text, const std::string& source) {
+NcuRawTable NcuRawTable::parse(std::string_view raw_text, const std::string& source) {
   NcuRawTable t;
   t.source_ = source;
+  // Names that are not UTF-8 are carried with "\xNN" escapes (core/utf8.hpp).
+  const std::string utf8_text = escape_invalid_utf8(raw_text);
+  const std::string_view text = utf8_text;
   std::size_t header_line_number = 1;
   const std::size_t start = table_start(text, &header_line_number, &t.skipped_);
   const auto records = read_csv_records(text.substr(start), source, header_line_number);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/kernel_name.hpp"
+#include "core/utf8.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::sanitizer {
@@ -208,7 +209,8 @@ bool is_kernel_error(const Finding& f) { return !is_leak(f) && !is_api_error(f);
 
 std::vector<Finding> parse_sanitizer_report(std::string_view xml, const std::string& check,
                                             const std::string& source) {
-  const XmlElement root = parse_xml(xml, source);
+  // Names and paths that are not UTF-8 are carried with "\xNN" escapes (core/utf8.hpp).
+  const XmlElement root = parse_xml(escape_invalid_utf8(xml), source);
   if (root.name != "ComputeSanitizerOutput") {
     throw ToolError("cannot read " + source +
                     ": it is not a compute-sanitizer XML report (its "

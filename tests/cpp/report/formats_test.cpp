@@ -114,5 +114,18 @@ TEST(FormatsTest, LoadErrorsNameThePathAndReason) {
   EXPECT_THROW((void)Results::load(dir + "missing.json"), Error);
 }
 
+// A name that is not UTF-8 from the C++ API (names from files are escaped when read) is written
+// with U+FFFD instead of aborting the writer (nlohmann's type_error.316).
+TEST(FormatsTest, NamesThatAreNotUtf8AreWrittenWithReplacementCharacters) {
+  Results::Data d = testing::sample_results(false).data();
+  d.processed.at(0).annotation = "vadd\xFF";
+  d.raw.at(0).annotation = "vadd\xFF";
+  const std::string json = Results(d).to_json();
+  EXPECT_NE(json.find("\"vadd\xEF\xBF\xBD\""), std::string::npos);
+  const std::string path = testing::scratch_dir("formats_utf8") + "r.json";
+  Results(d).write_json(path);
+  EXPECT_EQ(Results::load(path).processed().at(0).annotation, "vadd\xEF\xBF\xBD");
+}
+
 }  // namespace
 }  // namespace kscope

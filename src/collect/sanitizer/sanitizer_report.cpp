@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -41,7 +42,9 @@ std::optional<Dim3> parse_dim3(const XmlElement* e) {
   const auto x = parse_u64(e->child_text("x"));
   const auto y = parse_u64(e->child_text("y"));
   const auto z = parse_u64(e->child_text("z"));
-  if (!x || !y || !z) return std::nullopt;
+  // A coordinate that does not fit 32 bits is no coordinate (a corrupt report), not a wrapped one.
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint32_t>::max();
+  if (!x || !y || !z || *x > kMax || *y > kMax || *z > kMax) return std::nullopt;
   return Dim3{static_cast<std::uint32_t>(*x), static_cast<std::uint32_t>(*y),
               static_cast<std::uint32_t>(*z)};
 }

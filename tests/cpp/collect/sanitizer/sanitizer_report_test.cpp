@@ -65,6 +65,18 @@ TEST(SanitizerReportTest, NamesThatAreNotUtf8AreEscaped) {
   EXPECT_NE(json.find("caf\\\\xE9"), std::string::npos);
 }
 
+// A thread index beyond 32 bits is dropped, not wrapped to a wrong thread (issue 15, defect 9).
+TEST(SanitizerReportTest, CoordinatesBeyond32BitsAreAbsent) {
+  std::string xml = testing::fixture_text("sanitizer/memcheck_oob.xml");
+  const std::string from = "<threadIdx>\n        <x>0</x>";
+  ASSERT_NE(xml.find(from), std::string::npos);
+  xml.replace(xml.find(from), from.size(), "<threadIdx>\n        <x>4294967296</x>");
+  const auto fs = parse_sanitizer_report(xml, "memcheck", "big.xml");
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_FALSE(fs[0].thread.has_value());
+  EXPECT_TRUE(fs[0].block.has_value());
+}
+
 TEST(SanitizerReportTest, MemcheckLeak) {
   const auto fs = fixture("memcheck_leak.xml", "memcheck");
   ASSERT_EQ(fs.size(), 1u);

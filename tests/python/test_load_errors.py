@@ -152,3 +152,33 @@ def test_kernel_names_that_are_not_utf8_reach_dataframes_escaped(tmp_path):
     assert frame["Kernel"].iloc[0] == "k\\xFF\\xFEA"
     results.to_json(tmp_path / "latin1.json")
     assert kscope.load(tmp_path / "latin1.json").to_dataframe()["Kernel"].iloc[0] == "k\\xFF\\xFEA"
+
+
+# Every member the reader requires, removed or given a value of the wrong type: each is one
+# FileFormatError naming the member's JSON path.
+REQUIRED_MEMBERS = (
+    [("", key) for key in ("schema_version", "name", "configs", "raw", "processed")]
+    + [("raw/0/", key) for key in ("Annotation", "Value", "Metric", "config", "run")]
+    + [("processed/0/", key) for key in (
+        "Annotation", "Metric", "config", "AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns",
+        "CI95_Lower", "CI95_Upper", "RelativeStdDevPct", "StableMeasurement", "Normalized",
+        "Geomean")]
+    + [("configs/0/", "values")]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("parent", "key"), REQUIRED_MEMBERS)
+def test_missing_member_is_named(tmp_path, parent, key):
+    path = write(tmp_path, changed(parent + key, ...))
+    with pytest.raises(FileFormatError) as info:
+        kscope.load(path)
+    assert f'at /{parent.rstrip("/")}: the member "{key}" is missing' in str(info.value)
+
+
+@pytest.mark.parametrize(("parent", "key"), REQUIRED_MEMBERS)
+def test_member_of_the_wrong_type_is_named(tmp_path, parent, key):
+    path = write(tmp_path, changed(parent + key, {"an": "object"}))
+    with pytest.raises(FileFormatError) as info:
+        kscope.load(path)
+    assert f"at /{parent}{key}: expected " in str(info.value)
+    assert str(info.value).endswith("found an object")

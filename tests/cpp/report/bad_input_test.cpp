@@ -241,6 +241,38 @@ INSTANTIATE_TEST_SUITE_P(
                     "at /records/0/metrics/0: expected an array of at least 2 elements"}),
     [](const auto& test) { return std::string(test.param.name); });
 
+// Every member of a run and of a kernel record, removed or given an object: the line is skipped
+// with a warning naming the member's path, and the next line still loads.
+TEST(BadJournalLine, EveryRequiredMemberOfRunsAndRecords) {
+  const std::string dir = testing::scratch_dir("bad_journal_members");
+  const auto valid = journal_lines(dir);
+  std::vector<std::pair<std::string, std::string>> members;  // parent, key
+  for (const char* key : {"config", "run", "entered", "failed"}) members.emplace_back("/runs/0", key);
+  for (const char* key : {"annotation", "kernel", "config", "run", "metrics"}) {
+    members.emplace_back("/records/0", key);
+  }
+  for (const auto& [parent, key] : members) {
+    for (const char* value : {"", "{}"}) {
+      SCOPED_TRACE(parent + "/" + key + " = '" + value + "'");
+      auto lines = valid;
+      lines[1] = patched(Json::parse(lines[1]), {parent + "/" + key, value}).dump();
+      const std::string path = write_lines(dir + "j.jsonl", lines);
+      ::testing::internal::CaptureStdout();
+      const Results r = Results::load(path);
+      const std::string warning = ::testing::internal::GetCapturedStdout();
+      const std::string expected =
+          *value ? "line 2: at " + parent + "/" + key + ": expected "
+                 : "line 2: at " + parent + ": the member \"" + key + "\" is missing";
+      EXPECT_TRUE(contains(warning, expected)) << warning;
+      if (*value) {
+        EXPECT_TRUE(contains(warning, "found an object")) << warning;
+      }
+      ASSERT_EQ(r.processed().size(), 1u);
+      EXPECT_FALSE(r.complete());
+    }
+  }
+}
+
 TEST(BadJournalLine, LineThatIsNoJsonMidJournal) {
   const std::string dir = testing::scratch_dir("bad_journal_text");
   auto lines = journal_lines(dir);

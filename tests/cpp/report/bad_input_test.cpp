@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../core/records.hpp"
+#include "journal_sample.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
 #include "support/error_text.hpp"
@@ -138,20 +139,23 @@ TEST(BadResultFile, TextThatIsNoJson) {
 
 // --- journals ---------------------------------------------------------------------------------
 
-Results::Data header() {
-  Results::Data d;
-  d.name = "j";
-  d.options.runs = 2;
-  d.configs = configs({10, 20}, "n");
-  d.parameters = {"n"};
-  return d;
+// A journal loaded, and what loading it printed (the warning about skipped lines).
+struct Loaded {
+  Results results;
+  std::string output;
+};
+
+Loaded load_capturing(const std::string& path) {
+  ::testing::internal::CaptureStdout();
+  Results r = Results::load(path);
+  return {std::move(r), ::testing::internal::GetCapturedStdout()};
 }
 
 // A complete journal of 3 lines after the header: config 0 (2 runs), config 1 (1 run), end.
 std::vector<std::string> journal_lines(const std::string& dir) {
   const std::string path = dir + "valid.jsonl";
   {
-    report::JournalWriter w(path, header());
+    report::JournalWriter w(path, testing::journal_header());
     w.append({run_log(0, 0, {"k"}), run_log(0, 1, {"k"})},
              {kernel("k", "vadd", 0, 0, 100, 1), kernel("k", "vadd", 0, 1, 110, 2)});
     w.append({run_log(1, 0, {"k"})}, {kernel("k", "vadd", 1, 0, 200, 3)});
@@ -211,9 +215,7 @@ TEST_P(BadJournalLine, IsSkippedWithAWarningAndTheRestLoads) {
   auto lines = journal_lines(dir);
   lines[c.line] = patched(Json::parse(lines[c.line]), c.patch).dump();
   const std::string path = write_lines(dir + "j.jsonl", lines);
-  ::testing::internal::CaptureStdout();
-  const Results r = Results::load(path);
-  const std::string warning = ::testing::internal::GetCapturedStdout();
+  const auto [r, warning] = load_capturing(path);
   EXPECT_TRUE(contains(warning, "journal '" + path + "': skipped 1 malformed line(s)")) << warning;
   EXPECT_TRUE(contains(warning, "line 2: " + std::string(c.expected))) << warning;
   EXPECT_FALSE(r.complete());
@@ -257,9 +259,7 @@ TEST(BadJournalLine, EveryRequiredMemberOfRunsAndRecords) {
       auto lines = valid;
       lines[1] = patched(Json::parse(lines[1]), {parent + "/" + key, value}).dump();
       const std::string path = write_lines(dir + "j.jsonl", lines);
-      ::testing::internal::CaptureStdout();
-      const Results r = Results::load(path);
-      const std::string warning = ::testing::internal::GetCapturedStdout();
+      const auto [r, warning] = load_capturing(path);
       const std::string expected =
           *value ? "line 2: at " + parent + "/" + key + ": expected "
                  : "line 2: at " + parent + ": the member \"" + key + "\" is missing";
@@ -278,9 +278,7 @@ TEST(BadJournalLine, LineThatIsNoJsonMidJournal) {
   auto lines = journal_lines(dir);
   lines[1] = "{\"kind\": \"runs\", \"ru";
   const std::string path = write_lines(dir + "j.jsonl", lines);
-  ::testing::internal::CaptureStdout();
-  const Results r = Results::load(path);
-  const std::string warning = ::testing::internal::GetCapturedStdout();
+  const auto [r, warning] = load_capturing(path);
   EXPECT_TRUE(contains(warning, "line 2: not JSON")) << warning;
   ASSERT_EQ(r.processed().size(), 1u);
   EXPECT_FALSE(r.complete());
@@ -291,9 +289,8 @@ TEST(BadJournalLine, CutLastLineIsToleratedSilently) {
   auto lines = journal_lines(dir);
   lines.back() = lines.back().substr(0, 5);
   const std::string path = write_lines(dir + "j.jsonl", lines);
-  ::testing::internal::CaptureStdout();
-  const Results r = Results::load(path);
-  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  const auto [r, output] = load_capturing(path);
+  EXPECT_EQ(output, "");
   EXPECT_EQ(r.processed().size(), 2u);
   EXPECT_FALSE(r.complete());
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../core/records.hpp"
+#include "journal_sample.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
 #include "support/gpu_test.hpp"
@@ -15,15 +16,7 @@ namespace {
 using testing::kernel;
 using testing::run_log;
 
-Results::Data header() {
-  Results::Data d;
-  d.name = "j";
-  d.options.runs = 2;
-  d.configs = configs({10, 20}, "n");
-  d.parameters = {"n"};
-  d.metadata.gpu = "NVIDIA H200";
-  return d;
-}
+Results::Data header() { return testing::journal_header(); }
 
 std::string write_journal(const std::string& dir, bool close, const std::string& error = "") {
   const std::string path = dir + "journal-j-0.jsonl";

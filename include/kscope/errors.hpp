@@ -27,7 +27,7 @@ class ConfigError : public Error {
   using Error::Error;
 };
 
-/// A file kscope reads (result JSON, journal, ncu CSV, sanitizer XML) is malformed. The message
+/// A file kscope reads (result JSON, journal, ncu CSV) is malformed. The message
 /// names the file, the line or JSON path, what was expected and what was found
 /// (Python: FileFormatError, a ValueError).
 class FileFormatError : public Error {

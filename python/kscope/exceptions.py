@@ -29,7 +29,7 @@ class ConfigError(ProfilerException):
 
 
 class FileFormatError(ProfilerException, ValueError):
-    """A file kscope reads (result JSON, journal, ncu CSV, sanitizer XML) is malformed; the
+    """A file kscope reads (result JSON, journal, ncu CSV, processed CSV) is malformed; the
     message names the file, the line or JSON path, what was expected and what was found."""
 
 

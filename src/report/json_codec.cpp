@@ -51,8 +51,12 @@ Json to_json(const Value& v) {
 
 Value value_from_json(const JsonField& field) {
   const Json& j = field.json();
+  // Every JSON value is a valid config value: nothing here can fail.
   if (j.is_boolean()) return Value(j.get<bool>());
-  if (j.is_number_unsigned()) return Value(field.get<std::int64_t>());  // checks the range
+  if (j.is_number_unsigned() &&
+      j.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    return Value(j.get<double>());  // beyond int64 (2**64 from Python): kept as a number
+  }
   if (j.is_number_integer()) return Value(j.get<std::int64_t>());
   if (j.is_number()) return Value(j.get<double>());
   if (j.is_string()) return Value(j.get<std::string>());

@@ -122,6 +122,15 @@ INSTANTIATE_TEST_SUITE_P(
                    "10000000000"}),
     [](const auto& test) { return std::string(test.param.name); });
 
+// Config values are whatever JSON holds: an integer beyond int64 (Python's 2**64) is a number.
+TEST(BadResultFile, ConfigValueBeyondInt64IsKeptAsANumber) {
+  Json golden = Json::parse(read_text(testing::fixture("golden/vadd_results.json")));
+  golden["configs"][0]["values"][0] = Json::parse("18446744073709551615");  // uint64 max
+  const std::string path = testing::scratch_dir("bad_result_big_value") + "r.json";
+  write_text(path, golden.dump(1));
+  EXPECT_EQ(Results::load(path).configs().at(0)[0], Value(18446744073709551615.0));
+}
+
 TEST(BadResultFile, RootThatIsNoObject) {
   const std::string path = testing::scratch_dir("bad_result_root") + "r.json";
   write_text(path, "[1]");

@@ -32,13 +32,15 @@ if [ "${KSCOPE_SKIP_ASAN:-0}" != "1" ]; then
     fuzz_dir=build-asan/tests/fuzz
     fixtures=tests/fixtures
     pids=()
-    "$fuzz_dir/kscope_fuzz_ncu_csv" --seconds "$FUZZ_SECONDS" --out "$fuzz_dir" "$fixtures/ncu" &
+    regressions=tests/fuzz/regressions
+    "$fuzz_dir/kscope_fuzz_ncu_csv" --seconds "$FUZZ_SECONDS" --out "$fuzz_dir" "$fixtures/ncu" \
+      "$regressions/ncu_csv" &
     pids+=($!)
     "$fuzz_dir/kscope_fuzz_sanitizer_xml" --seconds "$FUZZ_SECONDS" --out "$fuzz_dir" \
-      "$fixtures/sanitizer" &
+      "$fixtures/sanitizer" "$regressions/sanitizer_xml" &
     pids+=($!)
     "$fuzz_dir/kscope_fuzz_results_file" --seconds "$FUZZ_SECONDS" --out "$fuzz_dir" \
-      "$fixtures/golden" tests/fuzz/seeds &
+      "$fixtures/golden" tests/fuzz/seeds "$regressions/results_file" &
     pids+=($!)
     fuzz_failed=0
     for pid in "${pids[@]}"; do wait "$pid" || fuzz_failed=1; done

@@ -178,7 +178,9 @@ Results load_journal(const std::string& path) {
   try {
     const auto extracted = extract(finished_records(std::move(c.records), c.runs), c.runs, settings);
     d.raw = build_raw_rows(extracted, d.options.metrics, {}, d.configs);
-    d.processed = aggregate(d.raw, d.options.normalize_against);
+    // Without rows (a journal cut before its first runs, a sanitizer session) there is nothing
+    // to normalize, and no baseline to find.
+    d.processed = aggregate(d.raw, d.raw.empty() ? std::string() : d.options.normalize_against);
     d.info_columns = add_info_columns(d.options.info_collectors, c.runs, d.raw, d.processed);
     add_telemetry_columns(d.processed, summarize_telemetry(c.telemetry));
     d.telemetry = std::move(c.telemetry);

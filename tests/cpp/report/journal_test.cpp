@@ -54,6 +54,19 @@ TEST(JournalTest, JournalOfAFailedSessionIsIncomplete) {
   EXPECT_FALSE(r.complete());
 }
 
+// Killed before the first runs were written: the journal loads, empty, even though there is no
+// baseline yet to normalize against (that raised InvalidArgument).
+TEST(JournalTest, JournalWithOnlyItsHeaderLoadsEmpty) {
+  const std::string path = testing::scratch_dir("journal_header_only") + "journal-j-0.jsonl";
+  Results::Data d = header();
+  d.options.normalize_against = "baseline";
+  { report::JournalWriter w(path, d); }
+  const Results r = Results::load(path);
+  EXPECT_FALSE(r.complete());
+  EXPECT_TRUE(r.processed().empty());
+  EXPECT_EQ(r.options().normalize_against, "baseline");
+}
+
 TEST(JournalTest, FindingsLineLoadsBack) {
   const std::string path = testing::scratch_dir("journal_findings") + "journal-j-0.jsonl";
   {

@@ -55,6 +55,52 @@ INSTANTIATE_TEST_SUITE_P(
       return n.substr(0, n.find('.'));
     });
 
+class ImportNcuMalformed : public ::testing::TestWithParam<ShowCase> {};
+
+TEST_P(ImportNcuMalformed, IsOneErrorLineAndExitStatusOne) {
+  const ShowCase& c = GetParam();
+  const std::string path = file_with(c.name, c.text);
+  const auto r = kscope_cli("import-ncu " + path);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("kscope: '" + path + "'", 0), 0u) << r.err;
+  EXPECT_TRUE(has(r.err, c.expected)) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ImportNcuMalformed,
+    ::testing::Values(
+        ShowCase{"other.csv", "a,b\n1,2\n", "expected the header row of ncu's raw page"},
+        ShowCase{"no_units.csv", "\"ID\",\"Kernel Name\",\"Device\"\n",
+                 "the units row after the header is missing"},
+        ShowCase{"no_device.csv", "\"ID\",\"Kernel Name\"\n\"\",\"\"\n",
+                 "the header has no \"Device\" column"},
+        ShowCase{"fraction_id.csv",
+                 "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1.5\",\"k\",\"0\"\n",
+                 "line 3: \"ID\" and \"Device\" must be integers"},
+        ShowCase{"short_row.csv",
+                 "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1\",\"k\"\n",
+                 "line 3: row has 2 cells, the header 3 (truncated file?)"},
+        ShowCase{"open_quote.csv",
+                 "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1\",\"k",
+                 "line 3: a quoted cell is not closed"}),
+    [](const auto& test) {
+      std::string n = test.param.name;
+      return n.substr(0, n.find('.'));
+    });
+
+// A kernel name that is not UTF-8 reaches the JSON with \xNN escapes (import-ncu -o aborted
+// with rc 134 in nlohmann's writer).
+TEST(ImportNcuNames, NotUtf8IsEscapedInTheJson) {
+  const std::string path = file_with(
+      "latin1.csv",
+      "\"ID\",\"Kernel Name\",\"Device\",\"gpu__time_duration.sum\"\n\"\",\"\",\"\",\"ns\"\n"
+      "\"0\",\"caf\xE9(int)\",\"0\",\"1,024\"\n");
+  const std::string json = path + ".json";
+  const auto r = kscope_cli("import-ncu " + path + " -o " + json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(testing::slurp(json), "\"Kernel\": \"caf\\\\xE9\"")) << testing::slurp(json);
+}
+
 TEST(CliExitCodes, UnknownSubcommandIsNamed) {
   const auto r = kscope_cli("frobnicate");
   EXPECT_EQ(r.status, 2);

@@ -35,6 +35,10 @@ void add_import_ncu(CLI::App& app) {
   cmd->add_option("--ncu", args->options.ncu,
                   "ncu used to read a .ncu-rep (default: KSCOPE_NCU, then PATH, then the CUDA "
                   "toolkit)");
+  cmd->add_flag_function(
+      "-v,--verbose",
+      [args](std::int64_t) { args->options.verbosity = Verbosity::kDebug; },
+      "also name the lines before the table that were skipped (program output, ==PROF== lines)");
   cmd->callback([args] {
     const Results results = import_ncu(args->report, args->options);
     results.print(std::cout);

@@ -4,6 +4,7 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer. Usage: scripts/test.sh
 #   KSCOPE_SKIP_ASAN=1   skip the sanitizer build (faster local iterations)
 #   KSCOPE_JOBS=N        parallel build jobs (default: all cores)
+#   KSCOPE_FUZZ_SECONDS=N  how long each fuzz target runs under ASan (default 60; 0 skips)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/python_env.sh
@@ -24,5 +25,29 @@ if [ "${KSCOPE_SKIP_ASAN:-0}" != "1" ]; then
   cmake --preset asan >/dev/null
   cmake --build --preset asan -j "$JOBS"
   ASAN_OPTIONS=detect_leaks=1 ctest --preset asan -j "$JOBS"
+
+  FUZZ_SECONDS=${KSCOPE_FUZZ_SECONDS:-60}
+  if [ "$FUZZ_SECONDS" != "0" ]; then
+    echo "[kscope] fuzz targets under ASan/UBSan, ${FUZZ_SECONDS} s each (tests/fuzz/README.md)"
+    fuzz_dir=build-asan/tests/fuzz
+    fixtures=tests/fixtures
+    pids=()
+    regressions=tests/fuzz/regressions
+    "$fuzz_dir/kscope_fuzz_ncu_csv" --seconds "$FUZZ_SECONDS" --out "$fuzz_dir" "$fixtures/ncu" \
+      "$regressions/ncu_csv" &
+    pids+=($!)
+    "$fuzz_dir/kscope_fuzz_sanitizer_xml" --seconds "$FUZZ_SECONDS" --out "$fuzz_dir" \
+      "$fixtures/sanitizer" "$regressions/sanitizer_xml" &
+    pids+=($!)
+    "$fuzz_dir/kscope_fuzz_results_file" --seconds "$FUZZ_SECONDS" --out "$fuzz_dir" \
+      "$fixtures/golden" tests/fuzz/seeds "$regressions/results_file" &
+    pids+=($!)
+    fuzz_failed=0
+    for pid in "${pids[@]}"; do wait "$pid" || fuzz_failed=1; done
+    if [ "$fuzz_failed" != "0" ]; then
+      echo "[kscope] a fuzz target found an input that is not answered with a kscope error; see above"
+      exit 1
+    fi
+  fi
 fi
 echo "[kscope] all tests passed"

@@ -27,6 +27,14 @@ class ConfigError : public Error {
   using Error::Error;
 };
 
+/// A file kscope reads (result JSON, journal, ncu CSV) is malformed. The message
+/// names the file, the line or JSON path, what was expected and what was found
+/// (Python: FileFormatError, a ValueError).
+class FileFormatError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Misuse of annotations: nesting or a name reused within one run (Python: ValueError).
 class AnnotationError : public Error {
  public:

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kscope/options.hpp"
 #include "kscope/results.hpp"
 
 namespace kscope {
@@ -22,12 +23,16 @@ struct NcuImportOptions {
   /// The ncu that exports a .ncu-rep; empty: KSCOPE_NCU, PATH, /usr/local/cuda/bin,
   /// /opt/nvidia/nsight-compute/<version>/. CSV input needs no ncu.
   std::string ncu;
+  /// kDebug: also name the lines before the table's header row that were skipped (what
+  /// `ncu --csv ./app > out.csv 2>&1` mixes in: the program's output, ==PROF== lines).
+  Verbosity verbosity = Verbosity::kInfo;
 };
 
 /**
  * Reads an ncu report: a `.ncu-rep` (exported with `ncu --import <path> --csv --page raw
- * --print-units base`) or a CSV of ncu's raw page (`ncu ... --csv --page raw`, tool lines such as
- * "==PROF==" may be mixed in). Each profiled kernel (each range in range replay) becomes one
+ * --print-units base`) or a CSV of ncu's raw page (`ncu ... --csv --page raw`; the table starts
+ * at its header row, and what `ncu --csv ./app > out.csv 2>&1` puts before it, the program's
+ * output and tool lines such as "==PROF==", is skipped). Each profiled kernel (each range in range replay) becomes one
  * config of the Results, whose parameters are ncu's result "ID" and, when present, "Block Size"
  * and "Grid Size"; its metrics become raw rows (run 0) in base units (ns, byte, per second:
  * values ncu printed scaled, "us" or "Mbyte", are converted; a scale kscope does not know is a
@@ -45,8 +50,8 @@ struct NcuImportOptions {
  *   r.write_json("run.json");
  * @endcode
  *
- * Throws kscope::Error naming the file and line for unreadable or malformed input (truncated,
- * no units row), kscope::InvalidArgument naming requested metrics the report lacks,
+ * Throws kscope::FileFormatError naming the file and line for malformed input (truncated,
+ * no units row, an ID that is no whole number), kscope::InvalidArgument naming requested metrics the report lacks,
  * kscope::ToolError when ncu is needed and missing or fails.
  */
 [[nodiscard]] Results import_ncu(const std::string& path, const NcuImportOptions& options = {});

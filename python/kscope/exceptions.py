@@ -28,6 +28,11 @@ class ConfigError(ProfilerException):
     """The configurations are unusable (count, lengths, empty sweep)."""
 
 
+class FileFormatError(ProfilerException, ValueError):
+    """A file kscope reads (result JSON, journal, ncu CSV, processed CSV) is malformed; the
+    message names the file, the line or JSON path, what was expected and what was found."""
+
+
 class AnnotationError(ProfilerException, ValueError):
     """Misuse of annotations: nesting, or a name reused within one run."""
 
@@ -76,6 +81,7 @@ ENGINE_EXCEPTIONS: dict[str, type[Exception]] = {
     "Error": ProfilerException,
     "InvalidArgument": InvalidArgumentError,
     "ConfigError": ConfigError,
+    "FileFormatError": FileFormatError,
     "AnnotationError": AnnotationError,
     "ExtractionError": ExtractionError,
     "NoDeviceError": NoDeviceError,

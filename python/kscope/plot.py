@@ -31,6 +31,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     ) from error
 
 from . import _plot_data
+from .exceptions import FileFormatError
 from ._plot_data import FigureData, Panel, Series
 from ._plot_options import PlotOptions
 
@@ -271,6 +272,36 @@ def render(
     return fig
 
 
+#: Columns a processed CSV must have to be plotted (docs/output-schema.md).
+PROCESSED_CSV_COLUMNS = (
+    "Annotation", "Metric", "AvgValue", "NumRuns", "Normalized", "CI95_Lower", "CI95_Upper",
+)  # fmt: skip
+
+
+def read_processed_csv(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Reads a processed CSV (``processed_data-<name>-<id>.csv``) for plotting.
+
+    Raises:
+        FileFormatError: the file is no CSV pandas can read, is not UTF-8, or lacks one of
+            :data:`PROCESSED_CSV_COLUMNS`; the message names the file and what is missing.
+        OSError: the file cannot be opened.
+    """
+    path = os.fspath(path)
+    try:
+        frame = pd.read_csv(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise FileFormatError(f"'{path}' is not a readable CSV file: {error}") from None
+    missing = [c for c in PROCESSED_CSV_COLUMNS if c not in frame.columns]
+    if missing or list(frame.columns).index("Metric") > list(frame.columns).index("AvgValue"):
+        raise FileFormatError(
+            f"'{path}' is not a processed kscope CSV (processed_data-<name>-<id>.csv): "
+            + (f"it lacks the column(s) {', '.join(missing)}" if missing
+               else "its Metric column must come before AvgValue")
+            + f"; found the columns {', '.join(map(str, frame.columns))}"
+        )  # fmt: skip
+    return frame
+
+
 def plot_dataframe(
     frame: pd.DataFrame | str | os.PathLike[str],
     filename: str | os.PathLike[str] | None = "plot.png",
@@ -290,13 +321,13 @@ def plot_dataframe(
         **options: the keyword options of :func:`kscope.analyze.plot`.
     """
     if not isinstance(frame, pd.DataFrame):
-        frame = pd.read_csv(os.fspath(frame))
+        frame = read_processed_csv(frame)
     if parameters is None:
         parameters = _plot_data.frame_parameters(frame)
     return render(frame, parameters, filename, metric, PlotOptions(**options))
 
 
 __all__ = [
-    "PALETTE", "draw", "plot_dataframe", "render", "series_style", "use_agg_without_display",
-    "value_label",
+    "PALETTE", "PROCESSED_CSV_COLUMNS", "draw", "plot_dataframe", "read_processed_csv", "render",
+    "series_style", "use_agg_without_display", "value_label",
 ]  # fmt: skip

@@ -109,7 +109,8 @@ class ProfileResults:
 
     @property
     def complete(self) -> bool:
-        """False when loaded from the journal of an unfinished session."""
+        """False when loaded from the journal of an unfinished or failed session, or of one
+        with malformed lines that were skipped (a warning names them)."""
         return bool(self._results.complete)
 
     @property

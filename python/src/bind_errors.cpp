@@ -54,6 +54,8 @@ void translate(const std::exception_ptr& p, void* /*payload*/) {
     raise("InvalidArgument", e.what(), PyExc_ValueError);
   } catch (const ConfigError& e) {
     raise("ConfigError", e.what(), PyExc_RuntimeError);
+  } catch (const FileFormatError& e) {
+    raise("FileFormatError", e.what(), PyExc_ValueError);
   } catch (const AnnotationError& e) {
     raise("AnnotationError", e.what(), PyExc_ValueError);
   } catch (const ExtractionError& e) {
@@ -72,6 +74,7 @@ void translate(const std::exception_ptr& p, void* /*payload*/) {
   if (kind == "Error") throw Error(message);
   if (kind == "InvalidArgument") throw InvalidArgument(message);
   if (kind == "ConfigError") throw ConfigError(message);
+  if (kind == "FileFormatError") throw FileFormatError(message);
   if (kind == "AnnotationError") throw AnnotationError(message);
   if (kind == "ExtractionError") throw ExtractionError(message);
   if (kind == "NoDeviceError") throw NoDeviceError(message);

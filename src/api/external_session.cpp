@@ -31,6 +31,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   {
     report::JournalWriter journal(d.journal_path, d);
     journal.append(run.output.runs, run.output.records);
+    if (!d.findings.empty()) journal.append_findings(d.findings);
     journal.close("");
   }
   log.info("Journal: " + d.journal_path);

@@ -1,20 +1,6 @@
 #include "core/kernel_name.hpp"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
-#include <memory>
-
 namespace kscope {
-
-std::string demangle(std::string_view mangled) {
-  if (mangled.size() < 2 || mangled[0] != '_' || mangled[1] != 'Z') return std::string(mangled);
-  int status = 0;
-  std::string in(mangled);
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(in.c_str(), nullptr, nullptr, &status),
-                                             std::free);
-  return status == 0 && out ? std::string(out.get()) : in;
-}
 
 std::string kernel_base_name(std::string_view name) {
   std::string s = demangle(name);

@@ -5,10 +5,9 @@
 #include <string>
 #include <string_view>
 
-namespace kscope {
+#include "core/demangler.hpp"  // demangle()
 
-/// Demangles an Itanium C++ name; returns the input unchanged when it is not mangled.
-[[nodiscard]] std::string demangle(std::string_view mangled);
+namespace kscope {
 
 /// The function name without return type and parameter list:
 /// "void ns::vadd<float>(float const*, int)" -> "ns::vadd<float>", "_Z4vaddPfi" -> "vadd".

@@ -1,12 +1,13 @@
 #include "report/journal.hpp"
 
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <set>
 
 #include "core/extraction.hpp"
 #include "core/info_columns.hpp"
+#include "core/logger.hpp"
 #include "core/telemetry_summary.hpp"
 #include "core/transformation.hpp"
 #include "kscope/errors.hpp"
@@ -20,7 +21,7 @@ JournalWriter::JournalWriter(const std::string& path, const Results::Data& heade
     throw Error("cannot write the journal '" + path + "': " + std::strerror(errno) +
                 ". Choose a writable output_prefix.");
   }
-  write_line(header_json(header, "kscope.journal").dump());
+  write_line(to_text(header_json(header, "kscope.journal")));
 }
 
 JournalWriter::~JournalWriter() {
@@ -44,81 +45,150 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
   for (const auto& k : records) records_json.push_back(to_json(k));
   Json line{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}};
   if (telemetry_source_) line["telemetry"] = telemetry_to_json(telemetry_source_());
-  write_line(line.dump());
+  write_line(to_text(line));
+}
+
+void JournalWriter::append_findings(const std::vector<Finding>& findings) {
+  write_line(to_text(Json{{"kind", "findings"}, {"findings", findings_to_json(findings)}}));
 }
 
 void JournalWriter::close(const std::string& error) {
   if (!file_) return;
-  write_line(Json{{"kind", "end"}, {"error", error}}.dump());
+  write_line(to_text(Json{{"kind", "end"}, {"error", error}}));
   std::fclose(file_);
   file_ = nullptr;
 }
 
-Results load_journal(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot open journal '" + path + "': " + std::strerror(errno));
-  Results::Data d;
-  d.journal_path = path;
-  d.complete = false;
+namespace {
+
+// What the journal's lines hold, gathered line by line.
+struct JournalContent {
+  Results::Data data;
+  bool combined = false;
   std::vector<RunLog> runs;
   std::vector<KernelRecord> records;
   std::vector<RunTelemetry> telemetry;
-  std::string line;
-  std::size_t line_no = 0;
-  bool have_header = false;
-  bool combined = false;
-  while (std::getline(in, line)) {
-    ++line_no;
+};
+
+// Reads one "runs" line into `c`; a line that does not follow the schema changes nothing.
+void read_runs_line(const JsonField& line, JournalContent* c) {
+  const std::size_t configs = c->data.configs.size();
+  std::vector<RunLog> runs;
+  for (const auto& r : line.at("runs").items()) {
+    runs.push_back(run_log_from_json(r));
+    check_config_index(r, runs.back().run.config, configs);
+  }
+  std::vector<KernelRecord> records;
+  for (const auto& k : line.at("records").items()) {
+    records.push_back(kernel_record_from_json(k));
+    check_config_index(k, records.back().run.config, configs);
+  }
+  std::vector<RunTelemetry> telemetry;
+  if (const auto t = line.find("telemetry")) telemetry = telemetry_from_json(*t);
+  for (auto& r : runs) c->runs.push_back(std::move(r));
+  for (auto& k : records) c->records.push_back(std::move(k));
+  for (auto& t : telemetry) c->telemetry.push_back(std::move(t));
+}
+
+// The records of runs the journal knows finished (a "runs" line names them); the records of an
+// unfinished run are incomplete. Linear in records + runs.
+std::vector<KernelRecord> finished_records(std::vector<KernelRecord> records,
+                                           const std::vector<RunLog>& runs) {
+  std::set<RunId> finished;
+  for (const auto& r : runs) finished.insert(r.run);
+  std::vector<KernelRecord> out;
+  out.reserve(records.size());
+  for (auto& k : records) {
+    if (finished.count(k.run) != 0) out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace
+
+Results load_journal(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open journal '" + path + "': " + std::strerror(errno));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  std::size_t last = lines.size();  // the last non-empty line, 1-based (0: none)
+  while (last > 0 && lines[last - 1].empty()) --last;
+  if (last == 0 || lines[0].empty()) {
+    throw FileFormatError("journal '" + path + "' is empty or has no header line");
+  }
+
+  JournalContent c;
+  Results::Data& d = c.data;
+  std::vector<std::string> skipped;
+  bool ended_ok = false;
+  for (std::size_t line_no = 1; line_no <= last; ++line_no) {
+    const std::string& line = lines[line_no - 1];
     if (line.empty()) continue;
+    const std::string where = "'" + path + "' line " + std::to_string(line_no);
     Json j;
     try {
       j = Json::parse(line);
-    } catch (const std::exception&) {
-      // A line cut short by a crash ends the usable part of the journal.
-      break;
+    } catch (const Json::exception& e) {
+      if (line_no == 1) throw FileFormatError(where + " is not JSON: " + e.what());
+      // A last line cut short by a crash is expected; a bad line before it is reported.
+      if (line_no != last) skipped.push_back("line " + std::to_string(line_no) + ": not JSON");
+      continue;
     }
-    const std::string kind = j.value("kind", "");
-    if (line_no == 1) {
-      if (kind != "kscope.journal") {
-        throw Error("'" + path + "' is not a kscope journal (first line kind '" + kind + "')");
+    const JsonField field(j);
+    try {
+      if (line_no == 1) {
+        if (!j.is_object() || j.value("kind", Json()) != "kscope.journal") {
+          throw FileFormatError("is not a kscope journal (expected a first line whose kind is "
+                                "\"kscope.journal\", found " +
+                                (j.is_object() ? describe(j.value("kind", Json())) : describe(j)) +
+                                ")");
+        }
+        header_from_json(field, &d);
+        if (const auto options = field.find("options")) {
+          c.combined = options->value("combine_kernel_metrics", false);
+        }
+        continue;
       }
-      header_from_json(j, &d);
-      combined = j.at("options").value("combine_kernel_metrics", false);
-      have_header = true;
-    } else if (kind == "runs") {
-      for (const auto& r : j.at("runs")) runs.push_back(run_log_from_json(r));
-      for (const auto& k : j.at("records")) records.push_back(kernel_record_from_json(k));
-      if (j.contains("telemetry")) {
-        for (auto& t : telemetry_from_json(j["telemetry"])) telemetry.push_back(std::move(t));
+      const std::string kind = field.at("kind").get<std::string>();
+      if (kind == "runs") {
+        read_runs_line(field, &c);
+      } else if (kind == "findings") {
+        for (auto& f : findings_from_json(field.at("findings"))) d.findings.push_back(std::move(f));
+      } else if (kind == "end") {
+        ended_ok = field.value("error", std::string()).empty();
+      } else {
+        field.at("kind").fail("\"runs\", \"findings\" or \"end\"");
       }
-    } else if (kind == "end") {
-      d.complete = j.value("error", "").empty();
+    } catch (const FileFormatError& e) {
+      if (line_no == 1) throw FileFormatError(where + " " + e.what());
+      skipped.push_back("line " + std::to_string(line_no) + ": " + e.what());
     }
   }
-  if (!have_header) throw Error("journal '" + path + "' is empty or has no header line");
+  d.journal_path = path;
+  // A journal with skipped lines misses what they held: it is not a complete result.
+  d.complete = ended_ok && skipped.empty();
+  if (!skipped.empty()) {
+    std::string text = "journal '" + path + "': skipped " + std::to_string(skipped.size()) +
+                       " malformed line(s); the result lacks what they held:";
+    for (const auto& s : skipped) text += "\n  " + s;
+    Logger(Options{}).warn(text);
+  }
+
   ExtractionSettings settings{d.options.metrics, d.options.ignore_kernel_list, {}};
-  // Keep only runs the journal knows finished: records of an unfinished run are incomplete.
-  std::vector<KernelRecord> finished;
-  for (auto& k : records) {
-    for (const auto& r : runs) {
-      if (r.run == k.run) {
-        finished.push_back(std::move(k));
-        break;
-      }
-    }
-  }
   try {
-    const auto extracted = extract(finished, runs, settings);
+    const auto extracted = extract(finished_records(std::move(c.records), c.runs), c.runs, settings);
     d.raw = build_raw_rows(extracted, d.options.metrics, {}, d.configs);
-    d.processed = aggregate(d.raw, d.options.normalize_against);
-    d.info_columns = add_info_columns(d.options.info_collectors, runs, d.raw, d.processed);
-    add_telemetry_columns(d.processed, summarize_telemetry(telemetry));
-    d.telemetry = std::move(telemetry);
+    // Without rows (a journal cut before its first runs, a sanitizer session) there is nothing
+    // to normalize, and no baseline to find.
+    d.processed = aggregate(d.raw, d.raw.empty() ? std::string() : d.options.normalize_against);
+    d.info_columns = add_info_columns(d.options.info_collectors, c.runs, d.raw, d.processed);
+    add_telemetry_columns(d.processed, summarize_telemetry(c.telemetry));
+    d.telemetry = std::move(c.telemetry);
   } catch (const ExtractionError& e) {
     throw ExtractionError(std::string(e.what()) + "\n(while loading journal '" + path + "'" +
-                          (combined ? "; the session combined kernels with "
-                                      "combine_kernel_metrics, a function a journal cannot store"
-                                    : "") +
+                          (c.combined ? "; the session combined kernels with "
+                                        "combine_kernel_metrics, a function a journal cannot store"
+                                      : "") +
                           ")");
   }
   return Results(std::move(d));

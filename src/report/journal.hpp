@@ -1,7 +1,7 @@
 #pragma once
 // The journal: a JSON Lines file written while a session runs. Line 1 is the header (options,
-// metadata, configs); then one line per batch of finished runs with their kernel records; a
-// final "end" line records success or the error. Every append is flushed to disk, so a crash
+// metadata, configs); then one line per batch of finished runs with their kernel records (and,
+// for the sanitizer tool, a "findings" line); a final "end" line records success or the error. Every append is flushed to disk, so a crash
 // keeps what was measured; load_journal() turns any prefix of it back into Results.
 
 #include <cstdio>
@@ -24,6 +24,8 @@ class JournalWriter : public RunSink {
   JournalWriter& operator=(const JournalWriter&) = delete;  // non-copyable
 
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
+  /// Tool "sanitizer": a "findings" line with what compute-sanitizer found.
+  void append_findings(const std::vector<Finding>& findings);
   void close(const std::string& error) override;
   /// Where each "runs" line takes its per-run GPU telemetry from: called once per line, it
   /// returns the telemetry recorded since the previous call.
@@ -39,7 +41,9 @@ class JournalWriter : public RunSink {
 };
 
 /// Reads a journal (complete or cut short) back into Results: extraction and statistics run
-/// again over the recorded kernels. Derived metrics and combine functions are code and are not
+/// again over the recorded kernels. A malformed header throws FileFormatError naming the line; a
+/// malformed later line is skipped with a warning naming it and why (the result is then not
+/// complete), except a cut-short last line, which is what a crash leaves and is skipped silently. Derived metrics and combine functions are code and are not
 /// stored: a journal of a session that combined kernels fails to load with a message saying so.
 [[nodiscard]] Results load_journal(const std::string& path);
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "kscope/errors.hpp"
+#include "report/json_field.hpp"
 
 namespace kscope::report {
 namespace {
@@ -11,47 +12,31 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
-double number_from(const Json& j) { return j.is_null() ? kNaN : j.get<double>(); }
+double number_from(const JsonField& j) { return j.get<double>(); }
 
 Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
-std::optional<std::string> optional_string_from(const Json& j) {
+std::optional<std::string> optional_string_from(const JsonField& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<std::string>();
 }
 
 Json optional_int(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
-std::optional<int> optional_int_from(const Json& j) {
-  if (j.is_null()) return std::nullopt;
-  return j.get<int>();
-}
-
-template <class T>
-T get_or(const Json& j, const char* key, T fallback) {
-  auto it = j.find(key);
-  return it == j.end() || it->is_null() ? fallback : it->get<T>();
-}
 
 template <class T>
 Json optional_json(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
-template <class T>
-std::optional<T> optional_from(const Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  return it->template get<T>();
-}
-
-CollectionScope scope_of(const std::string& name) {
-  const auto scope = scope_from_name(name);
-  if (!scope) {
-    throw Error("unknown info collector scope '" + name +
-                "' (expected 'once', 'config', 'run' or 'annotation')");
-  }
+CollectionScope scope_of(const JsonField& j) {
+  const auto scope = scope_from_name(j.get<std::string>());
+  if (!scope) j.fail("an info collector scope: \"once\", \"config\", \"run\" or \"annotation\"");
   return *scope;
 }
 
 }  // namespace
+
+std::string to_text(const Json& j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
 
 Json to_json(const Value& v) {
   return std::visit([](const auto& x) -> Json {
@@ -64,13 +49,19 @@ Json to_json(const Value& v) {
   }, v.storage());
 }
 
-Value value_from_json(const Json& j) {
+Value value_from_json(const JsonField& field) {
+  const Json& j = field.json();
+  // Every JSON value is a valid config value: nothing here can fail.
   if (j.is_boolean()) return Value(j.get<bool>());
+  if (j.is_number_unsigned() &&
+      j.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    return Value(j.get<double>());  // beyond int64 (2**64 from Python): kept as a number
+  }
   if (j.is_number_integer()) return Value(j.get<std::int64_t>());
   if (j.is_number()) return Value(j.get<double>());
   if (j.is_string()) return Value(j.get<std::string>());
   if (j.is_null()) return Value(kNaN);
-  return Value(j.dump());  // lists/dicts written by Python: kept as their JSON text
+  return Value(to_text(j));  // lists/dicts written by Python: kept as their JSON text
 }
 
 Json to_json(const Options& o) {
@@ -111,37 +102,42 @@ Json to_json(const Options& o) {
   return j;
 }
 
-void options_from_json(const Json& j, Options* o) {
-  o->runs = get_or(j, "runs", o->runs);
-  o->warmup_runs = get_or(j, "warmup_runs", o->warmup_runs);
-  o->metrics = get_or(j, "metrics", o->metrics);
-  o->tool = get_or(j, "tool", o->tool);
-  o->cache_control = get_or(j, "cache_control", o->cache_control);
-  o->clock_control = get_or(j, "clock_control", o->clock_control);
-  o->replay_mode = get_or(j, "replay_mode", o->replay_mode);
-  o->metric_replay = get_or(j, "metric_replay", o->metric_replay);
-  o->duration_source = get_or(j, "duration_source", o->duration_source);
-  o->ignore_kernel_list = get_or(j, "ignore_kernel_list", o->ignore_kernel_list);
-  o->normalize_against = get_or(j, "normalize_against", std::string());
-  o->verbosity = static_cast<Verbosity>(get_or(j, "verbosity", static_cast<int>(o->verbosity)));
-  o->output_prefix = get_or(j, "output_prefix", o->output_prefix);
-  o->output_csv = get_or(j, "output_csv", o->output_csv);
-  o->thermal_mode = get_or(j, "thermal_mode", o->thermal_mode);
-  if (j.contains("thermal_wait")) o->thermal_wait = optional_int_from(j["thermal_wait"]);
-  if (j.contains("thermal_cont")) o->thermal_cont = optional_int_from(j["thermal_cont"]);
-  if (j.contains("thermal_timeout")) o->thermal_timeout = optional_int_from(j["thermal_timeout"]);
-  if (j.contains("thermal_device")) o->thermal_device = optional_int_from(j["thermal_device"]);
-  o->reexec_argv = get_or(j, "reexec_argv", o->reexec_argv);
-  o->reexec_unavailable = get_or(j, "reexec_unavailable", o->reexec_unavailable);
-  o->sanitizer_checks = get_or(j, "sanitizer_checks", o->sanitizer_checks);
-  o->sanitizer_leak_check = get_or(j, "sanitizer_leak_check", o->sanitizer_leak_check);
-  o->sanitizer_print_limit = get_or(j, "sanitizer_print_limit", o->sanitizer_print_limit);
+void options_from_json(const JsonField& j, Options* o) {
+  o->runs = j.value("runs", o->runs);
+  o->warmup_runs = j.value("warmup_runs", o->warmup_runs);
+  o->metrics = j.value("metrics", o->metrics);
+  o->tool = j.value("tool", o->tool);
+  o->cache_control = j.value("cache_control", o->cache_control);
+  o->clock_control = j.value("clock_control", o->clock_control);
+  o->replay_mode = j.value("replay_mode", o->replay_mode);
+  o->metric_replay = j.value("metric_replay", o->metric_replay);
+  o->duration_source = j.value("duration_source", o->duration_source);
+  o->ignore_kernel_list = j.value("ignore_kernel_list", o->ignore_kernel_list);
+  o->normalize_against = j.value("normalize_against", std::string());
+  if (const auto v = j.find("verbosity")) {
+    const int level = v->get<int>();
+    if (level < static_cast<int>(Verbosity::kSilent) || level > static_cast<int>(Verbosity::kDebug)) {
+      v->fail("a verbosity from 0 to 4");
+    }
+    o->verbosity = static_cast<Verbosity>(level);
+  }
+  o->output_prefix = j.value("output_prefix", o->output_prefix);
+  o->output_csv = j.value("output_csv", o->output_csv);
+  o->thermal_mode = j.value("thermal_mode", o->thermal_mode);
+  if (j.json().contains("thermal_wait")) o->thermal_wait = j.optional<int>("thermal_wait");
+  if (j.json().contains("thermal_cont")) o->thermal_cont = j.optional<int>("thermal_cont");
+  if (j.json().contains("thermal_timeout")) o->thermal_timeout = j.optional<int>("thermal_timeout");
+  if (j.json().contains("thermal_device")) o->thermal_device = j.optional<int>("thermal_device");
+  o->reexec_argv = j.value("reexec_argv", o->reexec_argv);
+  o->reexec_unavailable = j.value("reexec_unavailable", o->reexec_unavailable);
+  o->sanitizer_checks = j.value("sanitizer_checks", o->sanitizer_checks);
+  o->sanitizer_leak_check = j.value("sanitizer_leak_check", o->sanitizer_leak_check);
+  o->sanitizer_print_limit = j.value("sanitizer_print_limit", o->sanitizer_print_limit);
   // Info collectors come back by name and scope; their callbacks are code and are not stored.
-  if (j.contains("info_collectors")) {
+  if (const auto collectors = j.find("info_collectors")) {
     o->info_collectors.clear();
-    for (const auto& c : j["info_collectors"]) {
-      o->info_collectors.push_back({c.at("name").get<std::string>(),
-                                    scope_of(c.at("scope").get<std::string>()), {}});
+    for (const auto& c : collectors->items()) {
+      o->info_collectors.push_back({c.at("name").get<std::string>(), scope_of(c.at("scope")), {}});
     }
   }
 }
@@ -162,11 +158,14 @@ Json info_to_json(const std::vector<InfoValue>& values, const std::vector<std::s
   return out;
 }
 
-std::vector<InfoValue> info_from_json(const Json& row, const std::vector<std::string>& names) {
+std::vector<InfoValue> info_from_json(const JsonField& row, const std::vector<std::string>& names) {
   std::vector<InfoValue> out;
   if (names.empty()) return out;
-  const Json info = row.value("info", Json::object());
-  for (const auto& name : names) out.push_back(info_value_from_json(info.value(name, Json(nullptr))));
+  const auto info = row.find("info");
+  for (const auto& name : names) {
+    const auto value = info ? info->find(name.c_str()) : std::nullopt;
+    out.push_back(value ? info_value_from_json(*value) : InfoValue());
+  }
   return out;
 }
 
@@ -178,9 +177,11 @@ Json to_json(const InfoValue& v) {
   return Json(nullptr);
 }
 
-InfoValue info_value_from_json(const Json& j) {
+InfoValue info_value_from_json(const JsonField& field) {
+  const Json& j = field.json();
   if (j.is_number()) return InfoValue(j.get<double>());
   if (j.is_string()) return InfoValue(j.get<std::string>());
+  if (!j.is_null()) field.fail("a number, a string or null");
   return {};
 }
 
@@ -192,10 +193,10 @@ Json info_columns_to_json(const std::vector<InfoColumn>& columns) {
   return out;
 }
 
-std::vector<InfoColumn> info_columns_from_json(const Json& j) {
+std::vector<InfoColumn> info_columns_from_json(const JsonField& j) {
   std::vector<InfoColumn> out;
-  for (const auto& c : j) {
-    out.push_back({c.at("name").get<std::string>(), scope_of(c.at("scope").get<std::string>()),
+  for (const auto& c : j.items()) {
+    out.push_back({c.at("name").get<std::string>(), scope_of(c.at("scope")),
                    c.value("aggregated", false)});
   }
   return out;
@@ -220,24 +221,24 @@ Json to_json(const Metadata& m) {
               {"wall_seconds", m.wall_seconds}};
 }
 
-Metadata metadata_from_json(const Json& j) {
+Metadata metadata_from_json(const JsonField& j) {
   Metadata m;
-  m.gpu = get_or(j, "gpu", m.gpu);
-  m.device = get_or(j, "device", m.device);
-  m.pci_bus_id = get_or(j, "pci_bus_id", m.pci_bus_id);
-  m.compute_capability = get_or(j, "compute_capability", m.compute_capability);
-  m.sm_count = get_or(j, "sm_count", m.sm_count);
-  m.l2_cache_bytes = get_or(j, "l2_cache_bytes", m.l2_cache_bytes);
-  m.compute_clock = get_or(j, "compute_clock_khz", m.compute_clock);
-  m.memory_clock = get_or(j, "memory_clock_khz", m.memory_clock);
-  m.driver_version = get_or(j, "driver_version", m.driver_version);
-  m.runtime_version = get_or(j, "runtime_version", m.runtime_version);
-  m.host = get_or(j, "host", m.host);
-  m.kscope_version = get_or(j, "kscope_version", m.kscope_version);
-  m.tool = get_or(j, "tool", m.tool);
-  m.tool_version = get_or(j, "tool_version", m.tool_version);
-  m.started_at = get_or(j, "started_at", m.started_at);
-  m.wall_seconds = get_or(j, "wall_seconds", m.wall_seconds);
+  m.gpu = j.value("gpu", m.gpu);
+  m.device = j.value("device", m.device);
+  m.pci_bus_id = j.value("pci_bus_id", m.pci_bus_id);
+  m.compute_capability = j.value("compute_capability", m.compute_capability);
+  m.sm_count = j.value("sm_count", m.sm_count);
+  m.l2_cache_bytes = j.value("l2_cache_bytes", m.l2_cache_bytes);
+  m.compute_clock = j.value("compute_clock_khz", m.compute_clock);
+  m.memory_clock = j.value("memory_clock_khz", m.memory_clock);
+  m.driver_version = j.value("driver_version", m.driver_version);
+  m.runtime_version = j.value("runtime_version", m.runtime_version);
+  m.host = j.value("host", m.host);
+  m.kscope_version = j.value("kscope_version", m.kscope_version);
+  m.tool = j.value("tool", m.tool);
+  m.tool_version = j.value("tool_version", m.tool_version);
+  m.started_at = j.value("started_at", m.started_at);
+  m.wall_seconds = j.value("wall_seconds", m.wall_seconds);
   return m;
 }
 
@@ -251,11 +252,16 @@ Json configs_to_json(const std::vector<Config>& configs) {
   return out;
 }
 
-std::vector<Config> configs_from_json(const Json& j, const std::vector<std::string>& parameters) {
+std::vector<Config> configs_from_json(const JsonField& j,
+                                     const std::vector<std::string>& parameters) {
   std::vector<Config> out;
-  for (const auto& c : j) {
+  for (const auto& c : j.items()) {
     std::vector<Value> values;
-    for (const auto& v : c.at("values")) values.push_back(value_from_json(v));
+    for (const auto& v : c.at("values").items()) values.push_back(value_from_json(v));
+    if (values.size() != parameters.size() && !parameters.empty()) {
+      c.at("values").fail("an array of " + std::to_string(parameters.size()) +
+                          " values (one per parameter)");
+    }
     Config config(std::move(values), parameters);
     config.set_index(out.size());
     out.push_back(std::move(config));
@@ -271,13 +277,13 @@ Json to_json(const RawRow& r, const std::vector<std::string>& info_names) {
   return j;
 }
 
-RawRow raw_row_from_json(const Json& j, const std::vector<std::string>& info_names) {
+RawRow raw_row_from_json(const JsonField& j, const std::vector<std::string>& info_names) {
   RawRow r;
   r.annotation = j.at("Annotation").get<std::string>();
   r.value = number_from(j.at("Value"));
   r.metric = j.at("Metric").get<std::string>();
-  r.kernel = get_or(j, "Kernel", std::string());
-  r.unit = optional_string_from(j.value("Unit", Json(nullptr)));
+  r.kernel = j.value("Kernel", std::string());
+  r.unit = j.optional<std::string>("Unit");
   r.config = j.at("config").get<std::size_t>();
   r.run = j.at("run").get<std::size_t>();
   r.info = info_from_json(j, info_names);
@@ -311,7 +317,8 @@ Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) 
   return j;
 }
 
-ProcessedRow processed_row_from_json(const Json& j, const std::vector<std::string>& info_names) {
+ProcessedRow processed_row_from_json(const JsonField& j,
+                                     const std::vector<std::string>& info_names) {
   ProcessedRow p;
   p.annotation = j.at("Annotation").get<std::string>();
   p.metric = j.at("Metric").get<std::string>();
@@ -321,21 +328,24 @@ ProcessedRow processed_row_from_json(const Json& j, const std::vector<std::strin
   p.min = number_from(j.at("MinValue"));
   p.max = number_from(j.at("MaxValue"));
   p.num_runs = j.at("NumRuns").get<std::size_t>();
-  p.kernel = get_or(j, "Kernel", std::string());
-  p.unit = optional_string_from(j.value("Unit", Json(nullptr)));
-  p.clock_mhz_min = number_from(j.value("ClockMHz_Min", Json(nullptr)));
-  p.temp_c_max = number_from(j.value("TempC_Max", Json(nullptr)));
-  p.power_w_avg = number_from(j.value("PowerW_Avg", Json(nullptr)));
-  p.throttled = number_from(j.value("Throttled", Json(nullptr)));
+  p.kernel = j.value("Kernel", std::string());
+  p.unit = j.optional<std::string>("Unit");
+  p.clock_mhz_min = j.value("ClockMHz_Min", kNaN);
+  p.temp_c_max = j.value("TempC_Max", kNaN);
+  p.power_w_avg = j.value("PowerW_Avg", kNaN);
+  p.throttled = j.value("Throttled", kNaN);
   p.ci95_lower = number_from(j.at("CI95_Lower"));
   p.ci95_upper = number_from(j.at("CI95_Upper"));
   p.rel_stddev_pct = number_from(j.at("RelativeStdDevPct"));
-  const Json& stable = j.at("StableMeasurement");
+  const JsonField stable = j.at("StableMeasurement");
   if (!stable.is_null()) p.stable = stable.get<bool>();
-  const Json& normalized = j.at("Normalized");
-  if (normalized.is_string()) p.normalized = normalized.get<std::string>();
-  const Json nv = j.value("NormalizationValue", Json(nullptr));
-  if (p.normalized) p.normalization_value = number_from(nv);
+  const JsonField normalized = j.at("Normalized");
+  if (normalized.json().is_string()) {
+    p.normalized = normalized.get<std::string>();
+  } else if (!normalized.json().is_boolean()) {
+    normalized.fail("the annotation normalized against, or false");
+  }
+  if (p.normalized) p.normalization_value = j.value("NormalizationValue", kNaN);
   p.geomean = number_from(j.at("Geomean"));
   p.info = info_from_json(j, info_names);
   return p;
@@ -355,19 +365,19 @@ Json to_json(const RunLog& r) {
   return j;
 }
 
-RunLog run_log_from_json(const Json& j) {
+RunLog run_log_from_json(const JsonField& j) {
   RunLog r;
   r.run.config = j.at("config").get<std::size_t>();
   r.run.run = j.at("run").get<std::size_t>();
   r.entered = j.at("entered").get<std::vector<std::string>>();
   r.failed = j.at("failed").get<std::vector<std::string>>();
-  if (j.contains("info")) {
-    for (const auto& v : j["info"]) r.info.push_back(info_value_from_json(v));
+  if (const auto info = j.find("info")) {
+    for (const auto& v : info->items()) r.info.push_back(info_value_from_json(v));
   }
-  if (j.contains("annotation_info")) {
-    for (const auto& a : j["annotation_info"]) {
+  if (const auto entries = j.find("annotation_info")) {
+    for (const auto& a : entries->items()) {
       AnnotationInfo entry{a.at("annotation").get<std::string>(), {}};
-      for (const auto& v : a.at("info")) entry.values.push_back(info_value_from_json(v));
+      for (const auto& v : a.at("info").items()) entry.values.push_back(info_value_from_json(v));
       r.annotation_info.push_back(std::move(entry));
     }
   }
@@ -384,18 +394,18 @@ Json to_json(const KernelRecord& k) {
               {"sequence", k.sequence},     {"metrics", metrics}};
 }
 
-KernelRecord kernel_record_from_json(const Json& j) {
+KernelRecord kernel_record_from_json(const JsonField& j) {
   KernelRecord k;
   k.annotation = j.at("annotation").get<std::string>();
   k.kernel = j.at("kernel").get<std::string>();
-  k.mangled = get_or(j, "mangled", std::string());
+  k.mangled = j.value("mangled", std::string());
   k.run.config = j.at("config").get<std::size_t>();
   k.run.run = j.at("run").get<std::size_t>();
-  k.device = get_or(j, "device", 0);
-  k.sequence = get_or(j, "sequence", std::uint64_t{0});
-  for (const auto& m : j.at("metrics")) {
-    k.metrics.push_back({m.at(0).get<std::string>(), number_from(m.at(1)),
-                         optional_string_from(m.at(2))});
+  k.device = j.value("device", 0);
+  k.sequence = j.value("sequence", std::uint64_t{0});
+  for (const auto& m : j.at("metrics").items()) {
+    k.metrics.push_back({m.element(0).get<std::string>(), number_from(m.element(1)),
+                         optional_string_from(m.element(2))});
   }
   return k;
 }
@@ -410,15 +420,15 @@ Json to_json(const TelemetrySample& t) {
               {"age_ms", t.age_ms ? number(*t.age_ms) : Json(nullptr)}};
 }
 
-TelemetrySample telemetry_sample_from_json(const Json& j) {
+TelemetrySample telemetry_sample_from_json(const JsonField& j) {
   TelemetrySample t;
-  t.sm_clock_mhz = optional_from<int>(j, "sm_clock_mhz");
-  t.memory_clock_mhz = optional_from<int>(j, "memory_clock_mhz");
-  t.temperature_c = optional_from<int>(j, "temperature_c");
-  t.headroom_c = optional_from<int>(j, "headroom_c");
-  t.power_w = optional_from<double>(j, "power_w");
-  t.clock_event_reasons = optional_from<std::uint64_t>(j, "clock_event_reasons");
-  t.age_ms = optional_from<double>(j, "age_ms");
+  t.sm_clock_mhz = j.optional<int>("sm_clock_mhz");
+  t.memory_clock_mhz = j.optional<int>("memory_clock_mhz");
+  t.temperature_c = j.optional<int>("temperature_c");
+  t.headroom_c = j.optional<int>("headroom_c");
+  t.power_w = j.optional<double>("power_w");
+  t.clock_event_reasons = j.optional<std::uint64_t>("clock_event_reasons");
+  t.age_ms = j.optional<double>("age_ms");
   return t;
 }
 
@@ -431,16 +441,14 @@ Json to_json(const RunTelemetry& t) {
               {"cooling_wait_s", number(t.cooling_wait_s)}};
 }
 
-RunTelemetry run_telemetry_from_json(const Json& j) {
+RunTelemetry run_telemetry_from_json(const JsonField& j) {
   RunTelemetry t;
   t.config = j.at("config").get<std::size_t>();
   t.run = j.at("run").get<std::size_t>();
-  t.device = get_or(j, "device", 0);
-  const Json before = j.value("before", Json(nullptr));
-  if (!before.is_null()) t.before = telemetry_sample_from_json(before);
-  const Json after = j.value("after", Json(nullptr));
-  if (!after.is_null()) t.after = telemetry_sample_from_json(after);
-  t.cooling_wait_s = get_or(j, "cooling_wait_s", 0.0);
+  t.device = j.value("device", 0);
+  if (const auto before = j.find("before")) t.before = telemetry_sample_from_json(*before);
+  if (const auto after = j.find("after")) t.after = telemetry_sample_from_json(*after);
+  t.cooling_wait_s = j.value("cooling_wait_s", 0.0);
   return t;
 }
 
@@ -450,9 +458,9 @@ Json telemetry_to_json(const std::vector<RunTelemetry>& telemetry) {
   return out;
 }
 
-std::vector<RunTelemetry> telemetry_from_json(const Json& j) {
+std::vector<RunTelemetry> telemetry_from_json(const JsonField& j) {
   std::vector<RunTelemetry> out;
-  for (const auto& t : j) out.push_back(run_telemetry_from_json(t));
+  for (const auto& t : j.items()) out.push_back(run_telemetry_from_json(t));
   return out;
 }
 
@@ -462,11 +470,11 @@ Json dim3_json(const std::optional<Dim3>& d) {
   return d ? Json::array({d->x, d->y, d->z}) : Json(nullptr);
 }
 
-std::optional<Dim3> dim3_from(const Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  return Dim3{it->at(0).get<std::uint32_t>(), it->at(1).get<std::uint32_t>(),
-              it->at(2).get<std::uint32_t>()};
+std::optional<Dim3> dim3_from(const JsonField& j, const char* key) {
+  const auto d = j.find(key);
+  if (!d) return std::nullopt;
+  return Dim3{d->element(0).get<std::uint32_t>(), d->element(1).get<std::uint32_t>(),
+              d->element(2).get<std::uint32_t>()};
 }
 
 }  // namespace
@@ -494,28 +502,28 @@ Json to_json(const Finding& f) {
               {"attribution", f.attribution}};
 }
 
-Finding finding_from_json(const Json& j) {
+Finding finding_from_json(const JsonField& j) {
   Finding f;
   f.check = j.at("check").get<std::string>();
-  f.kind = get_or(j, "kind", std::string());
-  f.category = get_or(j, "category", std::string());
-  f.severity = get_or(j, "severity", std::string());
-  f.kernel = get_or(j, "kernel", std::string());
-  f.function = get_or(j, "function", std::string());
-  f.pc = optional_from<std::uint64_t>(j, "pc");
+  f.kind = j.value("kind", std::string());
+  f.category = j.value("category", std::string());
+  f.severity = j.value("severity", std::string());
+  f.kernel = j.value("kernel", std::string());
+  f.function = j.value("function", std::string());
+  f.pc = j.optional<std::uint64_t>("pc");
   f.block = dim3_from(j, "block");
   f.thread = dim3_from(j, "thread");
-  f.address = optional_from<std::uint64_t>(j, "address");
-  f.size = optional_from<std::uint64_t>(j, "size");
-  f.file = get_or(j, "file", std::string());
-  f.line = optional_from<int>(j, "line");
-  f.detail = get_or(j, "detail", std::string());
-  f.count = get_or(j, "count", std::size_t{1});
-  f.host_stack = get_or(j, "host_stack", std::vector<std::string>());
-  f.annotation = get_or(j, "annotation", std::string());
-  f.config = optional_from<std::size_t>(j, "config");
-  f.run = optional_from<std::size_t>(j, "run");
-  f.attribution = get_or(j, "attribution", std::string());
+  f.address = j.optional<std::uint64_t>("address");
+  f.size = j.optional<std::uint64_t>("size");
+  f.file = j.value("file", std::string());
+  f.line = j.optional<int>("line");
+  f.detail = j.value("detail", std::string());
+  f.count = j.value("count", std::size_t{1});
+  f.host_stack = j.value("host_stack", std::vector<std::string>());
+  f.annotation = j.value("annotation", std::string());
+  f.config = j.optional<std::size_t>("config");
+  f.run = j.optional<std::size_t>("run");
+  f.attribution = j.value("attribution", std::string());
   return f;
 }
 
@@ -525,10 +533,17 @@ Json findings_to_json(const std::vector<Finding>& findings) {
   return out;
 }
 
-std::vector<Finding> findings_from_json(const Json& j) {
+std::vector<Finding> findings_from_json(const JsonField& j) {
   std::vector<Finding> out;
-  for (const auto& f : j) out.push_back(finding_from_json(f));
+  for (const auto& f : j.items()) out.push_back(finding_from_json(f));
   return out;
+}
+
+void check_config_index(const JsonField& row, std::size_t config, std::size_t count) {
+  if (config >= count) {
+    row.at("config").fail("a config index below " + std::to_string(count) +
+                          " (the number of configs in the header)");
+  }
 }
 
 Json header_json(const Results::Data& d, const char* kind) {
@@ -542,16 +557,16 @@ Json header_json(const Results::Data& d, const char* kind) {
               {"configs", configs_to_json(d.configs)}};
 }
 
-void header_from_json(const Json& j, Results::Data* d) {
-  const std::string version = j.at("schema_version").get<std::string>();
+void header_from_json(const JsonField& j, Results::Data* d) {
+  const JsonField version_field = j.at("schema_version");
+  const std::string version = version_field.get<std::string>();
   if (version.substr(0, version.find('.')) != std::string(kSchemaVersion).substr(0, 1)) {
-    throw Error("unsupported schema_version '" + version + "' (this kscope reads " +
-                kSchemaVersion + ")");
+    version_field.fail(std::string("a schema_version this kscope reads (") + kSchemaVersion + ")");
   }
   d->name = j.at("name").get<std::string>();
-  d->id = get_or(j, "id", 0);
-  options_from_json(j.value("options", Json::object()), &d->options);
-  d->metadata = metadata_from_json(j.value("metadata", Json::object()));
+  d->id = j.value("id", 0);
+  if (const auto options = j.find("options")) options_from_json(*options, &d->options);
+  if (const auto metadata = j.find("metadata")) d->metadata = metadata_from_json(*metadata);
   d->parameters = j.value("parameters", std::vector<std::string>{});
   d->configs = configs_from_json(j.at("configs"), d->parameters);
 }

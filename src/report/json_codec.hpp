@@ -1,61 +1,70 @@
 #pragma once
 // JSON encoding of the pieces of a result, shared by the result file and the journal
 // (docs/output-schema.md). Values that are NaN or infinite are written as null and read back as
-// NaN.
+// NaN. Reading checks every member through JsonField: a malformed value throws FileFormatError
+// naming its JSON path.
 
 #include <nlohmann/json.hpp>
 
 #include "core/kernel_record.hpp"
 #include "kscope/results.hpp"
+#include "report/json_field.hpp"
 
 namespace kscope::report {
 
-using Json = nlohmann::json;
+/// The JSON text of `j` (`indent` < 0: one line). Strings that are not UTF-8 (names from the C++
+/// API; names from files are escaped when read, core/utf8.hpp) are written with U+FFFD in place
+/// of each bad byte instead of failing the write.
+[[nodiscard]] std::string to_text(const Json& j, int indent = -1);
 
 [[nodiscard]] Json to_json(const Value& v);
-[[nodiscard]] Value value_from_json(const Json& j);
+[[nodiscard]] Value value_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const Options& o);
-void options_from_json(const Json& j, Options* o);
+void options_from_json(const JsonField& j, Options* o);
 [[nodiscard]] Json to_json(const Metadata& m);
-[[nodiscard]] Metadata metadata_from_json(const Json& j);
+[[nodiscard]] Metadata metadata_from_json(const JsonField& j);
 [[nodiscard]] Json configs_to_json(const std::vector<Config>& configs);
-[[nodiscard]] std::vector<Config> configs_from_json(const Json& j,
+[[nodiscard]] std::vector<Config> configs_from_json(const JsonField& j,
                                                     const std::vector<std::string>& parameters);
 /// `info_names`: the names of the row's info columns (Results::info_columns() for raw rows,
 /// processed_info_columns() of them for processed rows); the row's "info" object is keyed by them
 /// and written only when there are info columns.
 [[nodiscard]] Json to_json(const RawRow& r, const std::vector<std::string>& info_names = {});
-[[nodiscard]] RawRow raw_row_from_json(const Json& j,
+[[nodiscard]] RawRow raw_row_from_json(const JsonField& j,
                                        const std::vector<std::string>& info_names = {});
 [[nodiscard]] Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names = {});
-[[nodiscard]] ProcessedRow processed_row_from_json(const Json& j,
+[[nodiscard]] ProcessedRow processed_row_from_json(const JsonField& j,
                                                    const std::vector<std::string>& info_names = {});
 /// An info collector's value: a number (null when NaN), a string, or null (no value).
 [[nodiscard]] Json to_json(const InfoValue& v);
-[[nodiscard]] InfoValue info_value_from_json(const Json& j);
+[[nodiscard]] InfoValue info_value_from_json(const JsonField& j);
 /// The "info_columns" array of results: name, scope, aggregated.
 [[nodiscard]] Json info_columns_to_json(const std::vector<InfoColumn>& columns);
-[[nodiscard]] std::vector<InfoColumn> info_columns_from_json(const Json& j);
+[[nodiscard]] std::vector<InfoColumn> info_columns_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const RunLog& r);
-[[nodiscard]] RunLog run_log_from_json(const Json& j);
+[[nodiscard]] RunLog run_log_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const KernelRecord& k);
-[[nodiscard]] KernelRecord kernel_record_from_json(const Json& j);
+[[nodiscard]] KernelRecord kernel_record_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const TelemetrySample& t);
-[[nodiscard]] TelemetrySample telemetry_sample_from_json(const Json& j);
+[[nodiscard]] TelemetrySample telemetry_sample_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const RunTelemetry& t);
-[[nodiscard]] RunTelemetry run_telemetry_from_json(const Json& j);
+[[nodiscard]] RunTelemetry run_telemetry_from_json(const JsonField& j);
 /// A JSON array of RunTelemetry (the "telemetry" key of results and journal lines).
 [[nodiscard]] Json telemetry_to_json(const std::vector<RunTelemetry>& telemetry);
-[[nodiscard]] std::vector<RunTelemetry> telemetry_from_json(const Json& j);
+[[nodiscard]] std::vector<RunTelemetry> telemetry_from_json(const JsonField& j);
 
 [[nodiscard]] Json to_json(const Finding& f);
-[[nodiscard]] Finding finding_from_json(const Json& j);
+[[nodiscard]] Finding finding_from_json(const JsonField& j);
 /// A JSON array of Finding (the "findings" key of results).
 [[nodiscard]] Json findings_to_json(const std::vector<Finding>& findings);
-[[nodiscard]] std::vector<Finding> findings_from_json(const Json& j);
+[[nodiscard]] std::vector<Finding> findings_from_json(const JsonField& j);
+
+/// Throws FileFormatError at `row`'s "config" member unless `config` < `count` (the number of
+/// configs of the header).
+void check_config_index(const JsonField& row, std::size_t config, std::size_t count);
 
 /// The common header of results and journals: schema, name, id, options, metadata, configs.
 [[nodiscard]] Json header_json(const Results::Data& d, const char* kind);
-void header_from_json(const Json& j, Results::Data* d);
+void header_from_json(const JsonField& j, Results::Data* d);
 
 }  // namespace kscope::report

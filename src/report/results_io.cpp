@@ -69,7 +69,7 @@ std::string Results::to_json() const {
   j["processed"] = std::move(processed);
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
   j["findings"] = report::findings_to_json(d_.findings);
-  return j.dump(1);
+  return report::to_text(j, 1);
 }
 
 void Results::write_json(const std::string& path) const {
@@ -90,28 +90,41 @@ Results Results::load(const std::string& path) {
   report::Json j;
   try {
     j = report::Json::parse(all.str());
-  } catch (const std::exception& e) {
-    throw Error("'" + path + "' is not valid JSON: " + e.what());
+  } catch (const report::Json::exception& e) {
+    throw FileFormatError("'" + path + "' is not valid JSON: " + e.what());
   }
-  if (j.value("kind", "") != "kscope.results") {
-    throw Error("'" + path + "' is not a kscope result file (kind '" + j.value("kind", "") + "')");
+  const report::JsonField root(j);
+  if (!j.is_object() || j.value("kind", report::Json()) != "kscope.results") {
+    throw FileFormatError("'" + path +
+                          "' is not a kscope result file (expected a JSON object whose kind is "
+                          "\"kscope.results\", found " +
+                          (j.is_object() ? report::describe(j.value("kind", report::Json()))
+                                         : report::describe(j)) +
+                          ")");
   }
   Data d;
   try {
-    report::header_from_json(j, &d);
-    d.complete = j.value("complete", true);
-    d.journal_path = j.value("journal", "");
-    if (j.contains("info_columns")) d.info_columns = report::info_columns_from_json(j["info_columns"]);
+    report::header_from_json(root, &d);
+    d.complete = root.value("complete", true);
+    d.journal_path = root.value("journal", std::string());
+    if (const auto info = root.find("info_columns")) {
+      d.info_columns = report::info_columns_from_json(*info);
+    }
     const std::vector<std::string> raw_info = raw_info_columns(d.info_columns);
     const std::vector<std::string> processed_info = processed_info_columns(d.info_columns);
-    for (const auto& r : j.at("raw")) d.raw.push_back(report::raw_row_from_json(r, raw_info));
-    for (const auto& p : j.at("processed")) {
-      d.processed.push_back(report::processed_row_from_json(p, processed_info));
+    for (const auto& r : root.at("raw").items()) {
+      d.raw.push_back(report::raw_row_from_json(r, raw_info));
+      report::check_config_index(r, d.raw.back().config, d.configs.size());
     }
-    if (j.contains("telemetry")) d.telemetry = report::telemetry_from_json(j["telemetry"]);
-    if (j.contains("findings")) d.findings = report::findings_from_json(j["findings"]);
-  } catch (const report::Json::exception& e) {
-    throw Error("'" + path + "' does not follow the kscope result schema: " + e.what());
+    for (const auto& p : root.at("processed").items()) {
+      d.processed.push_back(report::processed_row_from_json(p, processed_info));
+      report::check_config_index(p, d.processed.back().config, d.configs.size());
+    }
+    if (const auto t = root.find("telemetry")) d.telemetry = report::telemetry_from_json(*t);
+    if (const auto f = root.find("findings")) d.findings = report::findings_from_json(*f);
+  } catch (const FileFormatError& e) {
+    throw FileFormatError("'" + path + "' does not follow the kscope result schema " +
+                          "(docs/output-schema.md): " + e.what());
   }
   return Results(std::move(d));
 }

@@ -34,7 +34,7 @@ void write_child_report(const std::string& path, const ChildReport& r) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp);
-    out << j.dump() << "\n";
+    out << report::to_text(j) << "\n";
     if (!out) {
       throw Error("cannot write the child report '" + tmp + "': " + std::strerror(errno));
     }

@@ -15,6 +15,7 @@ from kscope._native import native
         ("Error", ex.ProfilerException, None),
         ("InvalidArgument", ex.InvalidArgumentError, ValueError),
         ("ConfigError", ex.ConfigError, None),
+        ("FileFormatError", ex.FileFormatError, ValueError),
         ("AnnotationError", ex.AnnotationError, ValueError),
         ("ExtractionError", ex.ExtractionError, RuntimeError),
         ("NoDeviceError", ex.NoDeviceError, RuntimeError),

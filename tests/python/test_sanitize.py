@@ -45,6 +45,22 @@ def sanitizer_result(tmp_path, findings):
     return kscope.load(path)
 
 
+def test_journal_of_a_sanitizer_session_keeps_its_findings(tmp_path):
+    """Issue 15, defect 1: kscope.load of the journal said ok=True, findings=0."""
+    with open(os.path.join(FIXTURES, "golden", "vadd_results.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    header = {k: doc[k] for k in ("schema_version", "name", "id", "parameters", "configs")}
+    header.update(kind="kscope.journal", options=dict(doc["options"], tool="sanitizer"),
+                  metadata=dict(doc["metadata"], tool="sanitizer"))  # fmt: skip
+    lines = [header, {"kind": "findings", "findings": [OOB, RACE]}, {"kind": "end", "error": ""}]
+    path = tmp_path / "journal-sanitized-0.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    r = kscope.load(path)
+    assert not r.ok and r.complete
+    assert [f["kernel"] for f in r.findings] == ["scale", "race"]
+    assert r.findings[0]["config"] == 1 and r.findings[1]["count"] == 764
+
+
 def test_findings_frame_columns_and_values():
     df = findings_frame([OOB, RACE], ["n"], [(1024,), (3001,)])
     assert list(df.columns) == [*LEADING_COLUMNS, "n", *TRAILING_COLUMNS]

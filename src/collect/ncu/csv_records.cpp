@@ -4,10 +4,11 @@
 
 namespace kscope::ncu {
 
-std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string& source) {
+std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string& source,
+                                        std::size_t first_line) {
   std::vector<CsvRecord> out;
   std::size_t i = 0;
-  std::size_t line = 1;
+  std::size_t line = first_line;
   const std::size_t n = text.size();
   while (i < n) {
     // At the start of a record: skip tool lines and blank lines.
@@ -59,7 +60,7 @@ std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string
       ++i;
     }
     if (quoted) {
-      throw Error("'" + source + "' line " + std::to_string(rec.line) +
+      throw FileFormatError("'" + source + "' line " + std::to_string(rec.line) +
                   ": a quoted cell is not closed before the end of the file; the file is "
                   "truncated. Export it again (ncu --import <report> --csv --page raw --print-units "
                   "base).");

@@ -15,9 +15,11 @@ struct CsvRecord {
   std::size_t line = 0;  ///< 1-based line where the record starts
 };
 
-/// All records of `text`. Blank lines and tool lines are skipped. Throws kscope::Error naming
-/// `source` and the line when a quoted cell is not closed (a truncated file).
+/// All records of `text`, whose first line is line `first_line` of `source`. Blank lines and tool
+/// lines are skipped. Throws kscope::FileFormatError naming `source` and the line when a quoted
+/// cell is not closed (a truncated file).
 [[nodiscard]] std::vector<CsvRecord> read_csv_records(std::string_view text,
-                                                      const std::string& source);
+                                                      const std::string& source,
+                                                      std::size_t first_line = 1);
 
 }  // namespace kscope::ncu

@@ -10,6 +10,7 @@
 #include "collect/ncu/ncu_record_mapper.hpp"
 #include "collect/ncu/ncu_report_text.hpp"
 #include "core/kernel_name.hpp"
+#include "core/logger.hpp"
 #include "core/transformation.hpp"
 #include "kscope/annotation.hpp"
 
@@ -80,6 +81,17 @@ Metadata metadata_of(const ncu::NcuRawTable& t) {
 
 Results import_ncu(const std::string& path, const NcuImportOptions& options) {
   const auto table = ncu::NcuRawTable::parse(ncu::ncu_raw_csv(path, options.ncu), path);
+  Options log_options;
+  log_options.verbosity = options.verbosity;
+  const Logger log(log_options);
+  if (!table.skipped().empty() && log.debug_enabled()) {
+    std::string text = "'" + path + "': skipped " + std::to_string(table.skipped().size()) +
+                       " line(s) before the header row of ncu's raw page:";
+    for (const auto& s : table.skipped()) {
+      text += "\n  line " + std::to_string(s.line) + ": " + s.text;
+    }
+    log.debug(text);
+  }
   Results::Data d;
   d.name = std::filesystem::path(path).stem().string();
   d.options.tool = "ncu";

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "collect/ncu/csv_records.hpp"
 #include "collect/ncu/ncu_number.hpp"
 #include "collect/ncu/ncu_unit_scale.hpp"
+#include "core/utf8.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::ncu {
@@ -24,9 +26,59 @@ const char* const kDescriptiveColumns[] = {"ID",          "Process ID", "Process
                                            "CC"};
 
 [[noreturn]] void fail(const std::string& source, std::size_t line, const std::string& what) {
-  throw Error("'" + source + "'" + (line ? " line " + std::to_string(line) : std::string()) + ": " +
+  throw FileFormatError("'" + source + "'" + (line ? " line " + std::to_string(line) : std::string()) + ": " +
               what + ". kscope reads ncu's raw page as CSV: ncu --import <report> --csv --page raw "
               "--print-units base.");
+}
+
+// Whether the line at `text` is the header row of a raw page: its first cell is ID, quoted (as
+// ncu writes it) or not.
+bool header_line(std::string_view text) {
+  return text.rfind("\"ID\",", 0) == 0 || text.rfind("ID,", 0) == 0;
+}
+
+// Where the table starts: the header row, after what `ncu --csv ./app > out.csv 2>&1` puts
+// before it (the program's output, ==PROF== and ==WARNING== lines), which goes to `skipped`.
+// Returns the offset of the header line and sets `line` to its 1-based number. Without a header
+// line: the first line that is not a tool line, so that the reader names what it found in place
+// of a header (or the end when there are only tool lines: a report without results).
+std::size_t table_start(std::string_view text, std::size_t* line,
+                        std::vector<SkippedLine>* skipped) {
+  std::vector<SkippedLine> before;
+  std::size_t first_other = std::string_view::npos, first_other_line = 0;
+  std::size_t at = 0, number = 1;
+  while (at < text.size()) {
+    const std::size_t nl = text.find('\n', at);
+    const std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view l = text.substr(at, end - at);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (header_line(l)) {
+      *line = number;
+      *skipped = std::move(before);
+      return at;
+    }
+    if (!l.empty()) {
+      before.push_back({number, std::string(l)});
+      if (first_other == std::string_view::npos && l.rfind("==", 0) != 0) {
+        first_other = at;
+        first_other_line = number;
+      }
+    }
+    at = end + 1;
+    ++number;
+  }
+  *line = first_other == std::string_view::npos ? number : first_other_line;
+  return first_other == std::string_view::npos ? text.size() : first_other;
+}
+
+// An integer cell ("ID", "Device"): a whole number from 0 to `max`.
+std::optional<long long> whole_number(const std::string& cell, long long max) {
+  const auto v = parse_ncu_number(cell);
+  if (!v || !std::isfinite(*v) || *v != std::floor(*v) || *v < 0 ||
+      *v > static_cast<double>(max)) {
+    return std::nullopt;
+  }
+  return static_cast<long long>(*v);
 }
 
 }  // namespace
@@ -44,13 +96,13 @@ double NcuRawTable::number(const NcuResult& result, std::size_t column) const {
   const std::string& cell = result.cells.at(column);
   const auto v = parse_ncu_number(cell);
   if (!v) {
-    throw Error("'" + source_ + "' line " + std::to_string(result.line) + ": '" +
+    throw FileFormatError("'" + source_ + "' line " + std::to_string(result.line) + ": '" +
                 columns_.at(column) + "' of result " + std::to_string(result.id) +
                 " is not a number ('" + cell + "'); only numeric metrics can be measured.");
   }
   const double scale = scales_.at(column);
   if (std::isnan(scale)) {
-    throw Error("'" + source_ + "': '" + columns_.at(column) + "' is in unit '" +
+    throw FileFormatError("'" + source_ + "': '" + columns_.at(column) + "' is in unit '" +
                 printed_units_.at(column) +
                 "', a scaled unit kscope cannot convert to its base unit. Export the report "
                 "with base units: ncu --import <report> --csv --page raw --print-units base.");
@@ -63,10 +115,15 @@ std::string NcuRawTable::text(const NcuResult& result, std::string_view column) 
   return c < 0 ? std::string() : result.cells.at(static_cast<std::size_t>(c));
 }
 
-NcuRawTable NcuRawTable::parse(std::string_view text, const std::string& source) {
+NcuRawTable NcuRawTable::parse(std::string_view raw_text, const std::string& source) {
   NcuRawTable t;
   t.source_ = source;
-  const auto records = read_csv_records(text, source);
+  // Names that are not UTF-8 are carried with "\xNN" escapes (core/utf8.hpp).
+  const std::string utf8_text = escape_invalid_utf8(raw_text);
+  const std::string_view text = utf8_text;
+  std::size_t header_line_number = 1;
+  const std::size_t start = table_start(text, &header_line_number, &t.skipped_);
+  const auto records = read_csv_records(text.substr(start), source, header_line_number);
   if (records.empty()) return t;  // a report without results prints nothing
 
   t.columns_ = records[0].cells;
@@ -121,13 +178,17 @@ NcuRawTable NcuRawTable::parse(std::string_view text, const std::string& source)
     }
     NcuResult res;
     res.line = rec.line;
-    const auto id = parse_ncu_number(rec.cells[0]);
-    const auto dev = parse_ncu_number(rec.cells[device]);
-    if (!id || !dev || *id != *id || *dev != *dev) {
-      fail(source, rec.line, "\"ID\" and \"Device\" must be integers, found \"" + rec.cells[0] +
-                                 "\" and \"" + rec.cells[device] + "\"");
+    // Whole numbers in range: a cast of 1e300 or 1.5 would be a wrong ID, not an error.
+    constexpr long long kMaxId = 1LL << 53;  // every ID up to it is exact as a double
+    const auto id = whole_number(rec.cells[0], kMaxId);
+    const auto dev = whole_number(rec.cells[device], std::numeric_limits<int>::max());
+    if (!id || !dev) {
+      fail(source, rec.line,
+           "\"ID\" and \"Device\" must be integers (ID up to 2^53, Device up to " +
+               std::to_string(std::numeric_limits<int>::max()) + "), found \"" + rec.cells[0] +
+               "\" and \"" + rec.cells[device] + "\"");
     }
-    res.id = static_cast<long long>(*id);
+    res.id = *id;
     res.device = static_cast<int>(*dev);
     res.kernel = rec.cells[kernel];
     if (host >= 0) res.host = rec.cells[static_cast<std::size_t>(host)];

@@ -15,6 +15,12 @@
 
 namespace kscope::ncu {
 
+/// A line before the header row that is not part of the table (program output, tool lines).
+struct SkippedLine {
+  std::size_t line = 0;  ///< 1-based
+  std::string text;
+};
+
 /// One profiled result.
 struct NcuResult {
   long long id = 0;                   ///< ncu's result ID (launch order)
@@ -32,6 +38,9 @@ class NcuRawTable {
   [[nodiscard]] const std::vector<std::string>& columns() const { return columns_; }
   [[nodiscard]] const std::vector<NcuResult>& results() const { return results_; }
   [[nodiscard]] const std::string& source() const { return source_; }
+  /// The lines before the header row: what `ncu --csv ./app > out.csv 2>&1` mixes in (the
+  /// program's output, ==PROF== and ==WARNING== lines).
+  [[nodiscard]] const std::vector<SkippedLine>& skipped() const { return skipped_; }
 
   /// Index of `name`, or -1 when the report has no such column.
   [[nodiscard]] long find_column(std::string_view name) const;
@@ -44,15 +53,17 @@ class NcuRawTable {
   }
   /// Metric columns (everything after the descriptive leading columns), in report order.
   [[nodiscard]] std::vector<std::string> metric_columns() const;
-  /// Numeric value of `column` in `result`, in unit(column): NaN for "n/a". Throws kscope::Error
+  /// Numeric value of `column` in `result`, in unit(column): NaN for "n/a". Throws
+  /// kscope::FileFormatError
   /// naming the result, column and text when the cell is not a number, and naming the column and
   /// its unit when ncu printed it in a scaled unit kscope cannot convert (never a wrong number).
   [[nodiscard]] double number(const NcuResult& result, std::size_t column) const;
   /// The value as text (for attributes such as device__attribute_display_name); "" if absent.
   [[nodiscard]] std::string text(const NcuResult& result, std::string_view column) const;
 
-  /// Parses the text. An empty text (or one with only tool lines) is a report with no results.
-  /// Throws kscope::Error naming `source`, the line and what to do for a truncated file, a
+  /// Parses the text. The table starts at the first line whose first cell is ID; the lines
+  /// before it are kept in skipped(). An empty text (or one with only tool lines) is a report
+  /// with no results. Throws kscope::FileFormatError naming `source`, the line and what to do for a truncated file, a
   /// missing units row, rows whose cell count differs from the header, a missing leading column.
   [[nodiscard]] static NcuRawTable parse(std::string_view text, const std::string& source);
 
@@ -65,6 +76,7 @@ class NcuRawTable {
   std::unordered_map<std::string, std::size_t> index_;
   std::size_t first_metric_ = 0;
   std::vector<NcuResult> results_;
+  std::vector<SkippedLine> skipped_;
 };
 
 }  // namespace kscope::ncu

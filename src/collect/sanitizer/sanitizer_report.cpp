@@ -5,10 +5,12 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
 #include "core/kernel_name.hpp"
+#include "core/utf8.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::sanitizer {
@@ -40,7 +42,9 @@ std::optional<Dim3> parse_dim3(const XmlElement* e) {
   const auto x = parse_u64(e->child_text("x"));
   const auto y = parse_u64(e->child_text("y"));
   const auto z = parse_u64(e->child_text("z"));
-  if (!x || !y || !z) return std::nullopt;
+  // A coordinate that does not fit 32 bits is no coordinate (a corrupt report), not a wrapped one.
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint32_t>::max();
+  if (!x || !y || !z || *x > kMax || *y > kMax || *z > kMax) return std::nullopt;
   return Dim3{static_cast<std::uint32_t>(*x), static_cast<std::uint32_t>(*y),
               static_cast<std::uint32_t>(*z)};
 }
@@ -208,7 +212,8 @@ bool is_kernel_error(const Finding& f) { return !is_leak(f) && !is_api_error(f);
 
 std::vector<Finding> parse_sanitizer_report(std::string_view xml, const std::string& check,
                                             const std::string& source) {
-  const XmlElement root = parse_xml(xml, source);
+  // Names and paths that are not UTF-8 are carried with "\xNN" escapes (core/utf8.hpp).
+  const XmlElement root = parse_xml(escape_invalid_utf8(xml), source);
   if (root.name != "ComputeSanitizerOutput") {
     throw ToolError("cannot read " + source +
                     ": it is not a compute-sanitizer XML report (its "

@@ -99,16 +99,32 @@ TEST(FormatsTest, LoadErrorsNameThePathAndReason) {
   try {
     (void)Results::load(dir + "bad.json");
     FAIL();
-  } catch (const Error& e) {
+  } catch (const FileFormatError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.json' is not valid JSON"), std::string::npos) << e.what();
   }
   try {
     (void)Results::load(dir + "other.json");
     FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("is not a kscope result file (kind 'something')"), std::string::npos);
+  } catch (const FileFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a kscope result file (expected a JSON object "
+                                         "whose kind is \"kscope.results\", found \"something\")"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_THROW((void)Results::load(dir + "missing.json"), Error);
+}
+
+// A name that is not UTF-8 from the C++ API (names from files are escaped when read) is written
+// with U+FFFD instead of aborting the writer (nlohmann's type_error.316).
+TEST(FormatsTest, NamesThatAreNotUtf8AreWrittenWithReplacementCharacters) {
+  Results::Data d = testing::sample_results(false).data();
+  d.processed.at(0).annotation = "vadd\xFF";
+  d.raw.at(0).annotation = "vadd\xFF";
+  const std::string json = Results(d).to_json();
+  EXPECT_NE(json.find("\"vadd\xEF\xBF\xBD\""), std::string::npos);
+  const std::string path = testing::scratch_dir("formats_utf8") + "r.json";
+  Results(d).write_json(path);
+  EXPECT_EQ(Results::load(path).processed().at(0).annotation, "vadd\xEF\xBF\xBD");
 }
 
 }  // namespace

@@ -77,9 +77,9 @@ TEST(InfoColumnsFormatTest, UnknownScopeInAFileIsAnError) {
   try {
     (void)Results::load(path);
     FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown info collector scope 'always' (expected 'once', "
-                                         "'config', 'run' or 'annotation')"),
+  } catch (const FileFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("scope: expected an info collector scope: \"once\", "
+                                         "\"config\", \"run\" or \"annotation\", found \"always\""),
               std::string::npos)
         << e.what();
   }

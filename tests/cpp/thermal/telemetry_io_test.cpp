@@ -117,7 +117,8 @@ TEST(TelemetryIoTest, JsonNamesTheFields) {
 TEST(TelemetryIoTest, ResultsWrittenBeforeTelemetryStillLoad) {
   const std::string dir = testing::scratch_dir("telemetry_old_json");
   std::ofstream(dir + "old.json")
-      << R"({"schema_version": "1.0", "kind": "kscope.results", "name": "old", "configs": [],
+      << R"({"schema_version": "1.0", "kind": "kscope.results", "name": "old",
+             "configs": [{"values": []}],
              "raw": [], "processed": [{"Annotation": "a", "Metric": "m", "config": 0,
              "AvgValue": 1, "StdDev": null, "MinValue": 1, "MaxValue": 1, "NumRuns": 1,
              "CI95_Lower": null, "CI95_Upper": null, "RelativeStdDevPct": null,

@@ -1,6 +1,8 @@
 // `kscope import-ncu` as a user runs it.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "kscope/kscope.hpp"
 #include "ncu_test_support.hpp"
 #include "subprocess/process_runner.hpp"
@@ -36,7 +38,27 @@ TEST(ImportNcuCliTest, UnknownMetricFailsWithTheMessage) {
 }
 
 TEST(ImportNcuCliTest, MissingFileIsRejected) {
-  EXPECT_NE(cli({"import-ncu", "/nonexistent/report.ncu-rep"}).exit_code, 0);
+  EXPECT_EQ(cli({"import-ncu", "/nonexistent/report.ncu-rep"}).exit_code, 2);  // a usage error
+}
+
+// The file as `ncu --csv --page raw ./app > out.csv 2>&1` makes it: the program's output before
+// the table. It imports; --verbose names the skipped lines.
+TEST(ImportNcuCliTest, ProgramOutputBeforeTheTableIsSkipped) {
+  const std::string path = testing::scratch_dir("import_ncu_cli_mixed") + "out.csv";
+  std::ofstream(path) << "==PROF== Connected to process 7 (/tmp/app)\ndone no error\n"
+                      << testing::fixture_text("ncu/vadd_raw_nvtx.csv");
+  const auto quiet = cli({"import-ncu", path});
+  ASSERT_TRUE(quiet.succeeded()) << quiet.status_text() << quiet.stderr_text();
+  EXPECT_NE(quiet.stdout_text.find("60832"), std::string::npos) << quiet.stdout_text;
+  EXPECT_EQ(quiet.stdout_text.find("skipped"), std::string::npos) << quiet.stdout_text;
+  const auto verbose = cli({"import-ncu", "--verbose", path});
+  ASSERT_TRUE(verbose.succeeded()) << verbose.status_text() << verbose.stderr_text();
+  EXPECT_NE(verbose.stdout_text.find("'" + path +
+                                     "': skipped 2 line(s) before the header row of ncu's raw "
+                                     "page:\n  line 1: ==PROF== Connected to process 7 "
+                                     "(/tmp/app)\n  line 2: done no error\n"),
+            std::string::npos)
+      << verbose.stdout_text;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "kscope/errors.hpp"
 #include "ncu_test_support.hpp"
@@ -17,6 +18,21 @@ const ProcessedRow* row(const Results& r, std::size_t config, const std::string&
     if (p.config == config && p.metric == metric) return &p;
   }
   return nullptr;
+}
+
+// A kernel name that is not UTF-8 (issue 15, defect 4: import-ncu aborted in the JSON writer
+// with type_error.316) is carried with "\xNN" escapes into the rows, the JSON and back.
+TEST(ImportNcuTest, KernelNamesThatAreNotUtf8AreEscaped) {
+  std::string text = testing::fixture_text("ncu/nvtx_nested_raw_stdout.csv");
+  const std::string from = "\"kA(float *)\"";
+  text.replace(text.find(from), from.size(), "\"k\xFF\xFE" "A(float *)\"");
+  const std::string dir = testing::scratch_dir("import_ncu_latin1");
+  std::ofstream(dir + "latin1.csv") << text;
+  const auto r = import_ncu(dir + "latin1.csv");
+  EXPECT_EQ(row(r, 0, "gpu__time_duration.sum")->kernel, "k\\xFF\\xFEA");
+  r.write_json(dir + "latin1.json");
+  EXPECT_EQ(row(Results::load(dir + "latin1.json"), 0, "gpu__time_duration.sum")->kernel,
+            "k\\xFF\\xFEA");
 }
 
 TEST(ImportNcuTest, OneRowPerKernelWithNvtxRangesMetricsAndUnits) {

@@ -24,7 +24,7 @@ double value(const NcuRawTable& t, std::size_t result, const std::string& column
 std::string error_of(const std::string& text) {
   try {
     (void)NcuRawTable::parse(text, "bad.csv");
-  } catch (const Error& e) {
+  } catch (const FileFormatError& e) {
     return e.what();
   }
   return "no error";
@@ -156,6 +156,40 @@ TEST(NcuRawTableTest, MissingUnitsRowIsAnError) {
   const std::string e = error_of(text);
   EXPECT_NE(e.find("units row is missing"), std::string::npos) << e;
   EXPECT_NE(e.find("line 2"), std::string::npos) << e;
+}
+
+// `ncu --csv --page raw ./app > out.csv 2>&1`: the program printed before the table, among
+// ncu's own lines (issue 15, defect 13: "expected the header row ..., found "done no error"").
+TEST(NcuRawTableTest, ProgramOutputBeforeTheHeaderIsSkippedAndNamed) {
+  const std::string table_text = fixture_text("ncu/nvtx_nested_raw_stdout.csv");
+  const std::string header = table_text.substr(table_text.find("\"ID\""));
+  const std::string text = "==PROF== Connected to process 7 (/tmp/app)\nstarting \"run\n\n"
+                           "done no error\n==PROF== Disconnected from process 7\n" + header;
+  const auto t = NcuRawTable::parse(text, "out.csv");
+  ASSERT_EQ(t.results().size(), 5u);
+  EXPECT_EQ(t.results()[0].kernel, "kA(float *)");
+  EXPECT_EQ(t.results()[0].line, 8u);  // line numbers count the skipped lines (header: 6)
+  ASSERT_EQ(t.skipped().size(), 4u);
+  EXPECT_EQ(t.skipped()[0].line, 1u);
+  EXPECT_EQ(t.skipped()[1].text, "starting \"run");  // an unbalanced quote opens no cell
+  EXPECT_EQ(t.skipped()[2].line, 4u);
+  EXPECT_EQ(t.skipped()[2].text, "done no error");
+  EXPECT_TRUE(table("vadd_raw_nvtx.csv").skipped().empty());
+}
+
+TEST(NcuRawTableTest, IdsAndDevicesMustBeWholeNumbersInRange) {
+  const std::string head = "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n";
+  for (const char* row : {"\"1.5\",\"k\",\"0\"", "\"1e300\",\"k\",\"0\"", "\"-1\",\"k\",\"0\"",
+                          "\"1\",\"k\",\"3e9\"", "\"1\",\"k\",\"0.5\""}) {
+    const std::string e = error_of(head + row + "\n");
+    EXPECT_NE(e.find("bad.csv' line 3: \"ID\" and \"Device\" must be integers (ID up to 2^53, "
+                     "Device up to 2147483647), found"),
+              std::string::npos)
+        << row << ": " << e;
+  }
+  const auto ok = NcuRawTable::parse(head + "\"9007199254740992\",\"k\",\"2\"\n", "ok.csv");
+  EXPECT_EQ(ok.results().at(0).id, 9007199254740992LL);
+  EXPECT_EQ(ok.results().at(0).device, 2);
 }
 
 TEST(NcuRawTableTest, OtherCsvIsNotTakenForAnNcuReport) {

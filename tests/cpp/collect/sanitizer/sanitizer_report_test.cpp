@@ -47,6 +47,36 @@ TEST(SanitizerReportTest, MemcheckOutOfBoundsWrites) {
   EXPECT_NE(finding_signature(fs[0]), finding_signature(fs[1]));  // other thread
 }
 
+// A source path and a function name that are not UTF-8 (a Latin-1 file name, a corrupt report)
+// are carried with "\xNN" escapes, so that JSON and Python can hold them (issue 15, defect 4:
+// JSON output aborted with type_error.316).
+TEST(SanitizerReportTest, NamesThatAreNotUtf8AreEscaped) {
+  std::string xml = testing::fixture_text("sanitizer/memcheck_oob.xml");
+  const std::string path = "/src/probes/cs_bugs.cu";
+  for (std::size_t at = xml.find(path); at != std::string::npos; at = xml.find(path, at)) {
+    xml.replace(at, path.size(), "/src/caf\xE9/cs_bugs.cu");
+  }
+  const auto fs = parse_sanitizer_report(xml, "memcheck", "latin1.xml");
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_EQ(fs[0].file, "/src/caf\\xE9/cs_bugs.cu");
+  Results::Data d;
+  d.findings = fs;
+  const std::string json = Results(d).to_json();  // threw type_error.316
+  EXPECT_NE(json.find("caf\\\\xE9"), std::string::npos);
+}
+
+// A thread index beyond 32 bits is dropped, not wrapped to a wrong thread (issue 15, defect 9).
+TEST(SanitizerReportTest, CoordinatesBeyond32BitsAreAbsent) {
+  std::string xml = testing::fixture_text("sanitizer/memcheck_oob.xml");
+  const std::string from = "<threadIdx>\n        <x>0</x>";
+  ASSERT_NE(xml.find(from), std::string::npos);
+  xml.replace(xml.find(from), from.size(), "<threadIdx>\n        <x>4294967296</x>");
+  const auto fs = parse_sanitizer_report(xml, "memcheck", "big.xml");
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_FALSE(fs[0].thread.has_value());
+  EXPECT_TRUE(fs[0].block.has_value());
+}
+
 TEST(SanitizerReportTest, MemcheckLeak) {
   const auto fs = fixture("memcheck_leak.xml", "memcheck");
   ASSERT_EQ(fs.size(), 1u);

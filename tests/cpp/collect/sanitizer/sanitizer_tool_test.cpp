@@ -141,6 +141,13 @@ TEST_F(SanitizerToolTest, OnlyTheBuggyConfigIsNamed) {
   std::ostringstream table;
   r.print(table);
   EXPECT_TRUE(has(table.str(), "scale       3000  oob")) << table.str();
+  // The journal keeps the findings too (issue 15, defect 1: it said ok, 0 findings).
+  const Results loaded = Results::load(r.journal_path());
+  EXPECT_FALSE(loaded.ok());
+  ASSERT_EQ(loaded.findings().size(), 2u);
+  EXPECT_EQ(loaded.findings()[0].kernel, "oob");
+  EXPECT_EQ(loaded.findings()[0].config, std::optional<std::size_t>(1));
+  EXPECT_TRUE(loaded.complete());
 }
 
 // As on the first GPU run: the out-of-bounds write broke the context, so compute-sanitizer also

@@ -1,0 +1,124 @@
+#include "report/json_field.hpp"
+
+#include <cmath>
+
+#include "kscope/errors.hpp"
+
+namespace kscope::report {
+namespace {
+
+// Integers above 2^53 are not all representable as double: such a float is not read as an integer.
+constexpr std::uint64_t kLargestExactDouble = std::uint64_t{1} << 53;
+
+// JSON Pointer escaping of one reference token (RFC 6901).
+std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string describe(const Json& j) {
+  if (j.is_object()) return "an object";
+  if (j.is_array()) {
+    return "an array of " + std::to_string(j.size()) + (j.size() == 1 ? " element" : " elements");
+  }
+  std::string text = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  constexpr std::size_t kMax = 60;
+  if (text.size() > kMax) text = text.substr(0, kMax) + "...";
+  return text;
+}
+
+void JsonField::fail(const std::string& expected) const {
+  throw FileFormatError("at " + path() + ": expected " + expected + ", found " + describe(*value_));
+}
+
+JsonField JsonField::at(const char* key) const {
+  if (!value_->is_object()) fail("an object with the member \"" + std::string(key) + "\"");
+  auto it = value_->find(key);
+  if (it == value_->end()) {
+    throw FileFormatError("at " + path() + ": the member \"" + key + "\" is missing");
+  }
+  return JsonField(*it, path_ + "/" + pointer_token(key));
+}
+
+std::optional<JsonField> JsonField::find(const char* key) const {
+  if (!value_->is_object()) fail("an object");
+  auto it = value_->find(key);
+  if (it == value_->end() || it->is_null()) return std::nullopt;
+  return JsonField(*it, path_ + "/" + pointer_token(key));
+}
+
+JsonField JsonField::element(std::size_t i) const {
+  if (!value_->is_array() || i >= value_->size()) {
+    fail("an array of at least " + std::to_string(i + 1) + " elements");
+  }
+  return JsonField((*value_)[i], path_ + "/" + std::to_string(i));
+}
+
+std::vector<JsonField> JsonField::items() const {
+  if (!value_->is_array()) fail("an array");
+  std::vector<JsonField> out;
+  out.reserve(value_->size());
+  for (std::size_t i = 0; i < value_->size(); ++i) {
+    out.emplace_back((*value_)[i], path_ + "/" + std::to_string(i));
+  }
+  return out;
+}
+
+std::int64_t JsonField::signed_integer(std::int64_t min, std::int64_t max) const {
+  const std::string expected =
+      min == std::numeric_limits<std::int64_t>::min() && max == std::numeric_limits<std::int64_t>::max()
+          ? "an integer"
+          : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  if (value_->is_number_unsigned()) {
+    const auto v = value_->get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(max)) fail(expected);
+    return static_cast<std::int64_t>(v);
+  }
+  if (value_->is_number_integer()) {
+    const auto v = value_->get<std::int64_t>();
+    if (v < min || v > max) fail(expected);
+    return v;
+  }
+  if (value_->is_number_float()) {
+    // An integral double in range (2.0 from a tool that writes every number as a float).
+    const double d = value_->get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && d >= static_cast<double>(min) &&
+        d <= static_cast<double>(max) && std::fabs(d) <= static_cast<double>(kLargestExactDouble)) {
+      return static_cast<std::int64_t>(d);
+    }
+  }
+  fail(expected);
+}
+
+std::uint64_t JsonField::unsigned_integer(std::uint64_t max) const {
+  const std::string expected = max >= kLargestExactDouble
+                                   ? "a non-negative integer"
+                                   : "a non-negative integer up to " + std::to_string(max);
+  if (value_->is_number_unsigned()) {
+    const auto v = value_->get<std::uint64_t>();
+    if (v > max) fail(expected);
+    return v;
+  }
+  if (value_->is_number_integer()) fail(expected);  // negative
+  if (value_->is_number_float()) {
+    const double d = value_->get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && d >= 0 && d <= static_cast<double>(max) &&
+        d <= static_cast<double>(kLargestExactDouble)) {
+      return static_cast<std::uint64_t>(d);
+    }
+  }
+  fail(expected);
+}
+
+}  // namespace kscope::report

@@ -1,0 +1,97 @@
+#pragma once
+// Reading kscope's JSON formats from files that may be hand-edited, cut short or hostile. A
+// JsonField is a value together with its JSON Pointer path in the document ("/raw/3/config");
+// every accessor checks the type (and, for integers, integrality and range) and throws
+// kscope::FileFormatError "at /raw/3/config: expected a non-negative integer, found -3". The
+// loaders add the file name (and, for journals, the line) in front.
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kscope::report {
+
+using Json = nlohmann::json;
+
+class JsonField {
+ public:
+  // Implicit on purpose: a document's root is a field with the empty path.
+  JsonField(const Json& value, std::string path = {})  // NOLINT(google-explicit-constructor)
+      : value_(&value), path_(std::move(path)) {}
+
+  [[nodiscard]] const Json& json() const { return *value_; }
+  /// The JSON Pointer of this value; "/" for the root.
+  [[nodiscard]] std::string path() const { return path_.empty() ? "/" : path_; }
+  [[nodiscard]] bool is_null() const { return value_->is_null(); }
+
+  /// Member `key`; throws when this is not an object or has no such member.
+  [[nodiscard]] JsonField at(const char* key) const;
+  /// Member `key`, or nullopt when it is absent or null; throws when this is not an object.
+  [[nodiscard]] std::optional<JsonField> find(const char* key) const;
+  /// Element `i` of an array; throws when this is not an array or is shorter.
+  [[nodiscard]] JsonField element(std::size_t i) const;
+  /// The elements of an array; throws when this is not an array.
+  [[nodiscard]] std::vector<JsonField> items() const;
+
+  /// The value as T: std::string, bool, double (null reads as NaN), an integer type (the number
+  /// must be integral and fit T) or std::vector<std::string>.
+  template <class T>
+  [[nodiscard]] T get() const;
+  /// Member `key` as T, or `fallback` when it is absent or null.
+  template <class T>
+  [[nodiscard]] T value(const char* key, T fallback) const {
+    const auto f = find(key);
+    return f ? f->get<T>() : fallback;
+  }
+  /// Member `key` as T, or nullopt when it is absent or null.
+  template <class T>
+  [[nodiscard]] std::optional<T> optional(const char* key) const {
+    const auto f = find(key);
+    if (!f) return std::nullopt;
+    return f->get<T>();
+  }
+
+  /// Throws FileFormatError "at <path>: expected <expected>, found <this value>".
+  [[noreturn]] void fail(const std::string& expected) const;
+
+ private:
+  [[nodiscard]] std::int64_t signed_integer(std::int64_t min, std::int64_t max) const;
+  [[nodiscard]] std::uint64_t unsigned_integer(std::uint64_t max) const;
+  const Json* value_;
+  std::string path_;
+};
+
+/// A short description of a JSON value for error messages: `-3`, `"abc"`, `an object`.
+[[nodiscard]] std::string describe(const Json& j);
+
+template <class T>
+T JsonField::get() const {
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!value_->is_string()) fail("a string");
+    return value_->get<std::string>();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (!value_->is_boolean()) fail("true or false");
+    return value_->get<bool>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (value_->is_null()) return std::numeric_limits<T>::quiet_NaN();
+    if (!value_->is_number()) fail("a number or null");
+    return value_->get<T>();
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    return static_cast<T>(signed_integer(std::numeric_limits<T>::min(),
+                                         std::numeric_limits<T>::max()));
+  } else if constexpr (std::is_integral_v<T>) {
+    return static_cast<T>(unsigned_integer(std::numeric_limits<T>::max()));
+  } else {
+    static_assert(std::is_same_v<T, std::vector<std::string>>, "unsupported JsonField type");
+    std::vector<std::string> out;
+    for (const auto& item : items()) out.push_back(item.get<std::string>());
+    return out;
+  }
+}
+
+}  // namespace kscope::report

@@ -1,0 +1,124 @@
+// `kscope show` and `kscope import-ncu` on malformed files, and the exit codes of usage errors:
+// the built binary is run as a user would. Every malformed file is one "kscope: ..." line naming
+// it, exit status 1, never an abort; usage errors exit 2.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "cli_runner.hpp"
+
+namespace kscope {
+namespace {
+
+using testing::has;
+using testing::kscope_cli;
+
+std::string file_with(const std::string& name, const std::string& text) {
+  const std::string path = testing::scratch_dir("cli_files_" + name) + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct ShowCase {
+  const char* name;
+  const char* text;
+  const char* expected;
+};
+
+class ShowMalformed : public ::testing::TestWithParam<ShowCase> {};
+
+TEST_P(ShowMalformed, IsOneErrorLineAndExitStatusOne) {
+  const ShowCase& c = GetParam();
+  const std::string path = file_with(c.name, c.text);
+  const auto r = kscope_cli("show " + path);
+  EXPECT_EQ(r.status, 1) << r.err;  // was 134 (abort) for the JSON type errors
+  EXPECT_EQ(r.err.rfind("kscope: ", 0), 0u) << r.err;
+  EXPECT_TRUE(has(r.err, "'" + path + "'")) << r.err;
+  EXPECT_TRUE(has(r.err, c.expected)) << r.err;
+  EXPECT_FALSE(has(r.err, "terminate called")) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ShowMalformed,
+    ::testing::Values(
+        ShowCase{"root_array.json", "[1]", "is not a kscope result file (expected a JSON object"},
+        ShowCase{"kind_number.json", "{\"kind\": 5}", "whose kind is \"kscope.results\", found 5"},
+        ShowCase{"not_json.json", "{\"kind\"", "is not valid JSON"},
+        ShowCase{"no_configs.json",
+                 "{\"kind\": \"kscope.results\", \"schema_version\": \"1.0\", \"name\": \"x\"}",
+                 "at /: the member \"configs\" is missing"},
+        ShowCase{"journal_header.jsonl", "{\"kind\": \"kscope.journal\"}\n",
+                 "line 1 at /: the member \"schema_version\" is missing"}),
+    [](const auto& test) {
+      std::string n = test.param.name;
+      return n.substr(0, n.find('.'));
+    });
+
+class ImportNcuMalformed : public ::testing::TestWithParam<ShowCase> {};
+
+TEST_P(ImportNcuMalformed, IsOneErrorLineAndExitStatusOne) {
+  const ShowCase& c = GetParam();
+  const std::string path = file_with(c.name, c.text);
+  const auto r = kscope_cli("import-ncu " + path);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("kscope: '" + path + "'", 0), 0u) << r.err;
+  EXPECT_TRUE(has(r.err, c.expected)) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ImportNcuMalformed,
+    ::testing::Values(
+        ShowCase{"other.csv", "a,b\n1,2\n", "expected the header row of ncu's raw page"},
+        ShowCase{"no_units.csv", "\"ID\",\"Kernel Name\",\"Device\"\n",
+                 "the units row after the header is missing"},
+        ShowCase{"no_device.csv", "\"ID\",\"Kernel Name\"\n\"\",\"\"\n",
+                 "the header has no \"Device\" column"},
+        ShowCase{"fraction_id.csv",
+                 "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1.5\",\"k\",\"0\"\n",
+                 "line 3: \"ID\" and \"Device\" must be integers"},
+        ShowCase{"short_row.csv",
+                 "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1\",\"k\"\n",
+                 "line 3: row has 2 cells, the header 3 (truncated file?)"},
+        ShowCase{"open_quote.csv",
+                 "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1\",\"k",
+                 "line 3: a quoted cell is not closed"}),
+    [](const auto& test) {
+      std::string n = test.param.name;
+      return n.substr(0, n.find('.'));
+    });
+
+// A kernel name that is not UTF-8 reaches the JSON with \xNN escapes (import-ncu -o aborted
+// with rc 134 in nlohmann's writer).
+TEST(ImportNcuNames, NotUtf8IsEscapedInTheJson) {
+  const std::string path = file_with(
+      "latin1.csv",
+      "\"ID\",\"Kernel Name\",\"Device\",\"gpu__time_duration.sum\"\n\"\",\"\",\"\",\"ns\"\n"
+      "\"0\",\"caf\xE9(int)\",\"0\",\"1,024\"\n");
+  const std::string json = path + ".json";
+  const auto r = kscope_cli("import-ncu " + path + " -o " + json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(testing::slurp(json), "\"Kernel\": \"caf\\\\xE9\"")) << testing::slurp(json);
+}
+
+TEST(CliExitCodes, UnknownSubcommandIsNamed) {
+  const auto r = kscope_cli("frobnicate");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "kscope: unknown subcommand 'frobnicate' (expected one of: show, query-metrics, "
+            "check-metrics, import-ncu). Run 'kscope --help' for usage.\n");
+}
+
+TEST(CliExitCodes, UsageErrorsExitTwo) {
+  EXPECT_EQ(kscope_cli("").status, 2);                  // no subcommand (CLI11: 106)
+  EXPECT_EQ(kscope_cli("show").status, 2);              // missing argument
+  EXPECT_EQ(kscope_cli("show /nonexistent.json").status, 2);  // not a file (CLI11: 105)
+  EXPECT_EQ(kscope_cli("show --frob x").status, 2);     // unknown option (CLI11: 109)
+  const auto help = kscope_cli("--help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_TRUE(has(help.out, "Exit status: 0 success, 1 error")) << help.out;
+  EXPECT_EQ(kscope_cli("--version").status, 0);
+}
+
+}  // namespace
+}  // namespace kscope

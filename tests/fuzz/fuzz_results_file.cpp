@@ -1,0 +1,28 @@
+// Fuzz target: a saved result (JSON) or journal (JSON Lines) through Results::load, then the
+// table, the JSON and the CSV writers on what loaded.
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "fuzz_driver.hpp"
+#include "kscope/errors.hpp"
+#include "kscope/results.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // Results::load reads a path: one scratch file per process.
+  static const std::string path = "/tmp/kscope-fuzz-results-" + std::to_string(getpid()) + ".jsonl";
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  try {
+    const kscope::Results r = kscope::Results::load(path);
+    std::ostringstream sink;
+    r.print(sink);
+    (void)r.to_json();
+  } catch (const kscope::Error&) {
+  }
+  return 0;
+}

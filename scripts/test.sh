@@ -6,6 +6,8 @@
 #   KSCOPE_JOBS=N        parallel build jobs (default: all cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/install_deps.sh
+kscope_install_deps test
 source scripts/lib/python_env.sh
 JOBS=${KSCOPE_JOBS:-$(nproc)}
 

@@ -51,6 +51,13 @@ git clone --quiet --no-checkout "$(git -C "$repo" rev-parse --path-format=absolu
   "$root/root/kscope"
 git -C "$root/root/kscope" checkout --quiet "$commit"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The network's trust settings, as any machine on it has them: behind a TLS-intercepting proxy
+# pip (and apt over https) needs this host's local CAs and pip configuration.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+  chroot "$root" update-ca-certificates >/dev/null
+fi
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
 mkdir -p "$root/usr/local/cuda"
 
 # The chroot's commands, with nothing of this machine's environment (no ccache, no venv).

@@ -7,10 +7,14 @@ message that says how to build it, and so that the engine's error classes are ma
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from . import exceptions
 
 try:
-    from . import _kscope as native
+    # Imported by name: the extension has no type stubs, so `native` is typed Any.
+    native: Any = importlib.import_module("kscope._kscope")
 except ImportError as error:  # pragma: no cover - depends on the build
     raise ImportError(
         "kscope's native module kscope._kscope is not built or cannot be loaded "

@@ -1,5 +1,5 @@
 """The callable that replaces a ``@kernel``-decorated function: one profiling session of the
-engine per call (reference §2.4, "Wrapper signature")."""
+engine per call, with the call forms of docs/python.md."""
 
 from __future__ import annotations
 
@@ -29,9 +29,19 @@ class KernelProfiler:
         self.signature = FunctionSignature.of(func)
         self.collectors = normalize_collectors(settings.info_collectors)
         validate_collectors(self.collectors, func.__name__, self.signature.names)
-        self.settings = dataclasses.replace(
-            settings, output_prefix=resolve_output_prefix(settings.output_prefix)
-        )
+        self.settings = settings
+        # Nothing is created on disk until the first call (decorating leaves no directory).
+        self._prefix_resolved = False
+
+    def _resolve_output_prefix(self) -> KernelSettings:
+        """The settings with the output prefix resolved; on the first call this creates the
+        prefix's directory (a fresh temporary one when none was given), used by every later
+        call."""
+        if not self._prefix_resolved:
+            prefix = resolve_output_prefix(self.settings.output_prefix)
+            self.settings = dataclasses.replace(self.settings, output_prefix=prefix)
+            self._prefix_resolved = True
+        return self.settings
 
     def _decorator_configs(self) -> Iterable[Any] | None:
         configs = self.settings.configs
@@ -45,8 +55,8 @@ class KernelProfiler:
     def __call__(
         self, *args: Any, configs: Iterable[Any] | None = None, **kwargs: Any
     ) -> ProfileResults:
-        settings = self.settings
         rows = sanitize_configs(self.signature, args, kwargs, configs, self._decorator_configs())
+        settings = self._resolve_output_prefix()
         adapter = None
         if settings.derive_metric is not None:
             _derive.check_arity(settings.derive_metric, len(settings.metrics), len(rows[0]))

@@ -1,5 +1,7 @@
 #include "core/progress.hpp"
 
+#include "core/number_format.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -32,8 +34,8 @@ std::string Progress::line() const {
   for (int i = 0; i < kBarWidth; ++i) bar += i < filled ? "█" : "-";
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   const double eta = done_runs_ == 0 ? -1.0 : elapsed / done_runs_ * (total_runs_ - done_runs_);
-  char pct[16];
-  std::snprintf(pct, sizeof pct, "%6.2f%%", 100.0 * frac);
+  std::string pct = format_fixed(100.0 * frac, 2) + "%";
+  if (pct.size() < 7) pct.insert(0, 7 - pct.size(), ' ');  // "%6.2f%%": aligned to 7 columns
   std::string out = "Config " + std::to_string(config_ + 1) + "/" + std::to_string(num_configs_);
   if (!label_.empty()) out += " (" + label_ + ")";
   out += " [" + bar + "] " + pct + " ETA " + format_eta(eta);

@@ -55,7 +55,7 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 # pip (and apt over https) needs this host's local CAs and pip configuration.
 if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
-  chroot "$root" update-ca-certificates >/dev/null
+  chroot "$root" update-ca-certificates >/dev/null 2>&1
 fi
 [ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
 mkdir -p "$root/usr/local/cuda"

@@ -13,6 +13,7 @@ from ._callsite import warn
 from ._configs import FunctionSignature, bind, engine_configs, sanitize_configs
 from ._native import native
 from ._options import KernelSettings, engine_options, resolve_output_prefix
+from ._progress import notebook_progress
 from ._reexec import flushing_in_child
 from .info_collectors import engine_collectors, normalize_collectors, validate_collectors
 from .results import ProfileResults
@@ -63,6 +64,7 @@ class KernelProfiler:
             adapter = _derive.DeriveAdapter(settings.derive_metric, rows)
         options = engine_options(settings, resolve_tool(settings.tool), adapter)
         options.info_collectors = engine_collectors(self.collectors, rows)
+        options.on_progress = notebook_progress(self.func.__name__)
         calls = [bind(self.signature, row) for row in rows]
         func = self.func
         returned_value = False

@@ -26,7 +26,7 @@ CMAKE_BUILD_PARALLEL_LEVEL=${KSCOPE_JOBS:-$(nproc)} \
   "$PY" -m pip wheel --no-deps --no-build-isolation --disable-pip-version-check -q \
   -w "$src/raw" "$src"
 built=$(date +%s)
-"$PY" -m auditwheel repair --exclude 'libcupti.so.*' --exclude 'libnvperf_host.so' \
+PATH="$(dirname "$PY"):$PATH" "$PY" -m auditwheel repair --exclude 'libcupti.so.*' --exclude 'libnvperf_host.so' \
   --exclude 'libnvperf_target.so' -w "$out" "$src"/raw/*.whl
 wheel=$(ls -t "$out"/kernelscope-*.whl | head -n1)
 echo "[kscope] $(basename "$wheel"): $(du -h "$wheel" | cut -f1) ($(stat -c %s "$wheel") bytes);" \

@@ -13,6 +13,8 @@ import signal
 import subprocess
 from collections.abc import Sequence
 
+from ._cuda_libs import child_environment
+
 #: The engine's subcommands and their one-line summaries (``kscope --help``).
 COMMANDS: dict[str, str] = {
     "show": "print a saved result (JSON) or journal (.jsonl) as a table",
@@ -49,7 +51,9 @@ def run(argv: Sequence[str]) -> int:
     standard streams of this process, and returns its exit status (128 + N when signal N
     ended it, as a shell reports it)."""
     # argv[0] "kscope": the tool's usage lines name the command the user typed, not its path.
-    status = subprocess.call(["kscope", *argv], executable=executable())
+    status = subprocess.call(
+        ["kscope", *argv], executable=executable(), env=child_environment(os.environ)
+    )
     if status < 0:
         return 128 + signal.Signals(-status).value
     return status

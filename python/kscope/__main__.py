@@ -112,8 +112,8 @@ def _add_engine_parsers(commands: Any) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kscope",
-        description="kscope: benchmark GPU kernels and collect their profiling metrics. "
-        "`python3 -m kscope` is the same command. `kscope COMMAND --help` describes a command.",
+        description="kscope: benchmark GPU kernels and collect their profiling metrics.\n"
+        "`python3 -m kscope` is the same command; `kscope COMMAND --help` describes a command.",
         epilog="Example: kscope plot out/demo/vadd.json -o vadd.png --bar\n\n" + EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Proves that the README's two commands set up a fresh Debian 12 machine by themselves: builds a
 # minimal Debian 12 root with mmdebstrap (Debian's packages only: the minbase variant plus git
-# and ca-certificates), clones this repository's current commit into it, bind-mounts the CUDA
-# toolkit read-only, and runs scripts/demo.sh then scripts/test.sh there as root, timing each.
+# and ca-certificates), clones this repository's current commit into it, installs the CUDA
+# toolkit there as NVIDIA's installer leaves it (the toolkit directory bind-mounted read-only at
+# its own path, the /usr/local/cuda link, the loader's configuration for its lib directory),
+# and runs scripts/demo.sh then scripts/test.sh there as root, timing each.
 # The demo must stop with "no CUDA device" (exit 1) where there is no GPU; the tests must pass.
 #
 # Needs root, mmdebstrap (apt-get install mmdebstrap), a CUDA toolkit (default /usr/local/cuda)
@@ -29,6 +31,7 @@ command -v mmdebstrap >/dev/null ||
   { echo "fresh_machine_check: needs mmdebstrap: apt-get install mmdebstrap" >&2; exit 1; }
 cuda=${CUDA_HOME:-/usr/local/cuda}
 [ -x "$cuda/bin/nvcc" ] || { echo "fresh_machine_check: no nvcc under $cuda (set CUDA_HOME)" >&2; exit 1; }
+cuda_dir=$(readlink -f "$cuda")  # /usr/local/cuda -> /usr/local/cuda-13.0
 
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 commit=$(git -C "$repo" rev-parse HEAD)
@@ -58,7 +61,11 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
   chroot "$root" update-ca-certificates >/dev/null 2>&1
 fi
 [ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
-mkdir -p "$root/usr/local/cuda"
+mkdir -p "$root$cuda_dir"
+[ "$cuda_dir" = "$cuda" ] || ln -s "$cuda_dir" "$root$cuda"
+# What the toolkit's installer adds for the loader (CUPTI opens libnvperf_host.so by name).
+echo "$cuda_dir/lib64" >"$root/etc/ld.so.conf.d/zz-kscope-cuda.conf"
+[ -d "$cuda_dir/lib" ] && echo "$cuda_dir/lib" >>"$root/etc/ld.so.conf.d/zz-kscope-cuda.conf"
 
 # The chroot's commands, with nothing of this machine's environment (no ccache, no venv).
 steps='cd /root/kscope
@@ -72,21 +79,23 @@ echo "[fresh] scripts/demo.sh: exit $demo_rc after $(( $(date +%s) - t )) s"
 grep -q "no CUDA device" /tmp/demo.log || [ "$demo_rc" = 0 ] || { cat /tmp/demo.log; exit 1; }
 [ "$DEMO_ONLY" = 1 ] && exit 0
 t=$(date +%s)
-scripts/test.sh >/tmp/test.log 2>&1 || { tail -n 80 /tmp/test.log; exit 1; }
+scripts/test.sh >/tmp/test.log 2>&1 || {
+  grep -E "\*\*\*Failed|FAILED|Error" /tmp/test.log | head -n 40; tail -n 40 /tmp/test.log; exit 1; }
 grep -E "tests passed|passed|skipped" /tmp/test.log | tail -n 6
 echo "[fresh] scripts/test.sh: exit 0 after $(( $(date +%s) - t )) s"'
 
 # A private mount namespace: the mounts vanish when it ends, whatever happens.
 unshare --mount --propagation private bash -euo pipefail -c '
-  root=$1 cuda=$2
+  root=$1 cuda=$2  # cuda: the toolkit directory itself
   mount -t proc proc "$root/proc"
   mount --rbind /dev "$root/dev"
-  mount --bind "$cuda" "$root/usr/local/cuda"
-  mount -o remount,bind,ro "$root/usr/local/cuda"
+  mount --bind "$cuda" "$root$cuda"
+  mount -o remount,bind,ro "$root$cuda"
+  chroot "$root" ldconfig
   shift 2
   exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     DEMO_ONLY="$1" KSCOPE_SKIP_ASAN="$2" /bin/bash -euo pipefail -c "$3"
-' fresh "$root" "$cuda" "$demo_only" "${KSCOPE_SKIP_ASAN:-0}" "$steps"
+' fresh "$root" "$cuda_dir" "$demo_only" "${KSCOPE_SKIP_ASAN:-0}" "$steps"
 t2=$(seconds)
 echo "[fresh] mmdebstrap $((t1 - t0)) s; clone, set-up, build and tests $((t2 - t1)) s; total $((t2 - t0)) s"

@@ -3,11 +3,12 @@
 # runnable on its own: scripts/lib/install_deps.sh [demo|test]
 #
 #   demo: cmake ninja-build g++ nlohmann-json3-dev libcli11-dev (library, CLI, C++ examples)
-#   test: the above and libgtest-dev python3 python3-dev python3-venv locales
+#   test: the above and libgtest-dev python3 python3-dev python3-venv
 #         (the C++ and Python tests; the Python packages come from PyPI, scripts/lib/python_env.sh)
+#         and, optionally, locales (the comma-decimal locale test skips without it)
 #
 # As root it runs `apt-get update` then `apt-get install`; otherwise it prints the one command
-# to run and fails. The CUDA toolkit is not a distribution package: when no nvcc is found it
+# to run and fails (a missing optional package alone is only mentioned). The CUDA toolkit is not a distribution package: when no nvcc is found it
 # says where kscope looks. Afterwards nvcc's directory is on PATH.
 
 kscope_cmake_minimum=3.25
@@ -22,8 +23,6 @@ kscope_missing_packages() {
   [ -f /usr/include/CLI/CLI.hpp ] || echo libcli11-dev
   [ "$profile" = test ] || return 0
   [ -f /usr/include/gtest/gtest.h ] || echo libgtest-dev
-  # The comma-decimal locale test builds de_DE.UTF-8 from the locale sources (tests/cpp/core).
-  [ -d /usr/share/i18n/locales ] || echo locales
   local py=${PYTHON:-python3}
   if ! command -v "$py" >/dev/null; then
     echo python3; echo python3-dev; echo python3-venv; return 0
@@ -35,6 +34,14 @@ kscope_missing_packages() {
   if ! "$py" -c "import nanobind, numpy, pandas, matplotlib, pytest" >/dev/null 2>&1; then
     "$py" -c "import venv, ensurepip" >/dev/null 2>&1 || echo python3-venv
   fi
+}
+
+# Prints the optional Debian packages of `profile` that are missing: installed with the others
+# as root, never a reason to stop.
+kscope_missing_optional_packages() {
+  [ "$1" = test ] || return 0
+  # The comma-decimal locale test builds de_DE.UTF-8 from the locale sources (tests/cpp/core).
+  [ -d /usr/share/i18n/locales ] || echo locales
 }
 
 # Fails with a message when CMake is older than the presets need.
@@ -64,15 +71,20 @@ kscope_find_cuda() {
 # Installs the missing packages of `profile` (demo | test), then checks CMake and CUDA.
 kscope_install_deps() {
   local profile=${1:-test}
-  local need
+  local need optional
   need=$(kscope_missing_packages "$profile" | tr '\n' ' ')
   need=${need% }
-  if [ -n "$need" ]; then
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+  optional=$(kscope_missing_optional_packages "$profile" | tr '\n' ' ')
+  optional=${optional% }
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    if [ -n "$need" ]; then
       echo "kscope: missing packages; install them with:" >&2
-      echo "  sudo apt-get update && sudo apt-get install -y $need" >&2
+      echo "  sudo apt-get update && sudo apt-get install -y $need${optional:+ $optional}" >&2
       return 1
     fi
+    [ -z "$optional" ] || echo "[kscope] optional, not installed: $optional (sudo apt-get install -y $optional)"
+  elif [ -n "$need$optional" ]; then
+    need=$(echo $need $optional)
     echo "[kscope] installing: $need"
     apt-get update -qq
     # shellcheck disable=SC2086  # one word per package

@@ -39,27 +39,33 @@ TEST_F(CommaDecimalLocale, TheLocaleReallyWritesCommas) {
   EXPECT_STREQ(buf, "1,5");  // otherwise the tests below would prove nothing
 }
 
-TEST_F(CommaDecimalLocale, ShortestKeepsThePoint) {
-  EXPECT_EQ(format_shortest(1.5), "1.5");
+// The layouts every output relies on: Python's repr for shortest, printf's in the "C" locale
+// for the others. Checked in the default locale and again under a comma-decimal one.
+void expect_the_c_layouts() {
   EXPECT_EQ(format_shortest(2000), "2000.0");
+  EXPECT_EQ(format_shortest(0.1), "0.1");
+  EXPECT_EQ(format_shortest(1.5), "1.5");
+  EXPECT_EQ(format_shortest(1e-5), "1e-05");
   EXPECT_EQ(format_shortest(1.5e-7), "1.5e-07");
+  EXPECT_EQ(format_shortest(1e16), "1e+16");
+  EXPECT_EQ(format_shortest(123456789.0), "123456789.0");
+  EXPECT_EQ(format_shortest(-0.5), "-0.5");
   EXPECT_EQ(format_shortest(2.0 / 3.0), "0.6666666666666666");
-}
-
-TEST_F(CommaDecimalLocale, SignificantFixedAndGeneralKeepThePoint) {
   EXPECT_EQ(format_significant(12345.678, 6), "12345.7");
+  EXPECT_EQ(format_significant(0.000123456, 3), "0.000123");
+  EXPECT_EQ(format_significant(0, 6), "0.00000");
   EXPECT_EQ(format_significant(1.5e20, 3), "1.50e+20");
-  EXPECT_EQ(format_fixed(50, 2), "50.00");
-  EXPECT_EQ(format_general(0.125, 10), "0.125");
-}
-
-TEST(NumberFormat, FixedAndGeneralMatchPrintfInTheCLocale) {
   EXPECT_EQ(format_fixed(3.14159, 2), "3.14");
+  EXPECT_EQ(format_fixed(50, 2), "50.00");
   EXPECT_EQ(format_fixed(-0.5, 0), "-0");
+  EXPECT_EQ(format_general(0.125, 10), "0.125");
   EXPECT_EQ(format_general(1e20, 10), "1e+20");
   EXPECT_EQ(format_general(123456789012.0, 10), "1.23456789e+11");
-  EXPECT_EQ(format_general(2.5, 10), "2.5");
 }
+
+TEST(NumberFormat, PythonAndCLayouts) { expect_the_c_layouts(); }
+
+TEST_F(CommaDecimalLocale, TheSameLayoutsWithAPoint) { expect_the_c_layouts(); }
 
 TEST(NumberFormat, NonFiniteValues) {
   for (const auto& text : {format_shortest(NAN), format_significant(NAN, 3), format_fixed(NAN, 2),

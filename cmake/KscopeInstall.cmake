@@ -16,6 +16,7 @@ install(TARGETS kscope_subprocess EXPORT kscopeTargets ARCHIVE DESTINATION ${CMA
 if(TARGET kscope_cli)
   install(TARGETS kscope_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(EXPORT kscopeTargets NAMESPACE kscope:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kscope)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kscopeConfig.cmake.in
   ${PROJECT_BINARY_DIR}/kscopeConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kscope)

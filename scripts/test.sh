@@ -7,6 +7,8 @@
 #   KSCOPE_FUZZ_SECONDS=N  how long each fuzz target runs under ASan (default 60; 0 skips)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/install_deps.sh
+kscope_install_deps test
 source scripts/lib/python_env.sh
 JOBS=${KSCOPE_JOBS:-$(nproc)}
 
@@ -19,6 +21,15 @@ ctest --preset ci -j "$JOBS"
 
 echo "[kscope] Python tests"
 PYTHONPATH="$(pwd)/python${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m pytest tests/python -v -rs --tb=short
+
+# examples/python and the README's snippets are checked as user code by
+# tests/python/test_typing.py (part of the Python tests above).
+echo "[kscope] mypy --strict on python/kscope"
+if "$PY" -c "import mypy" 2>/dev/null; then
+  "$PY" -m mypy
+else
+  echo "[kscope] mypy: skipped: $PY has no mypy (pip install mypy==2.4.1, requirements-dev.txt)"
+fi
 
 if [ "${KSCOPE_SKIP_ASAN:-0}" != "1" ]; then
   echo "[kscope] unit tests under ASan/UBSan (preset asan)"

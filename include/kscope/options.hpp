@@ -3,6 +3,7 @@
 /// kscope::Options: every knob of a profiling session. Options::validate() checks them all and
 /// throws before any GPU work; kscope::profile calls it first.
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -36,6 +37,18 @@ using DeriveFn =
 using CombineFn = std::function<double(double lhs, double rhs)>;
 /// Receives every line kscope prints (without a trailing newline unless part of the text).
 using LogSink = std::function<void(std::string_view text)>;
+
+/// Where a sweep stands: what Options::on_progress receives.
+struct ProgressUpdate {
+  std::size_t config = 0;       ///< the current config (0-based)
+  std::size_t num_configs = 0;  ///< configs in the sweep
+  std::size_t done_runs = 0;    ///< runs finished, warm-up runs included
+  std::size_t total_runs = 0;   ///< runs in the sweep, warm-up runs included
+  std::string label;            ///< the current config's values, as in the progress line
+  bool finished = false;        ///< the sweep's last update
+};
+/// A progress display of the caller's own (a notebook's progress bar).
+using ProgressFn = std::function<void(const ProgressUpdate& update)>;
 
 /// The default metric: kernel duration in ns.
 inline constexpr const char* kTimeMetric = "gpu__time_duration.sum";
@@ -159,6 +172,9 @@ struct Options {
   /// Whether the output is a terminal (progress redrawn in place). nullopt: isatty(stdout) when
   /// `log` is empty, false otherwise.
   std::optional<bool> interactive;
+  /// Receives the sweep's progress (at INFO and above) instead of the printed progress line: at
+  /// each config's start, at most every 100 ms while runs finish, and once finished.
+  ProgressFn on_progress;
 
   /// Throws kscope::InvalidArgument (bad values) or kscope::NotSupportedError (valid values the
   /// chosen tool cannot honour). Called by kscope::profile before any GPU work.

@@ -21,6 +21,7 @@ from . import exceptions
 from ._native import native as _native
 from . import analyze, experimental
 from .annotation import annotate
+from .device import device_available, device_unavailable_reason
 from .info_collectors import CollectionScope, InfoCollector
 from .results import ProfileResults, load, load_ncu
 from .sanitize import sanitize
@@ -39,6 +40,8 @@ __all__ = [
     "analyze",
     "annotate",
     "deactivate",
+    "device_available",
+    "device_unavailable_reason",
     "exceptions",
     "experimental",
     "get_active_tool",

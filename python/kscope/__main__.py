@@ -1,10 +1,16 @@
-"""``python3 -m kscope``: command-line tools of the Python package.
+"""The ``kscope`` command (``python3 -m kscope`` is the same command).
 
-    python3 -m kscope plot results.json -o results.png [--metric M] [--bar] ...
+    kscope plot results.json -o results.png [--metric M] [--bar] ...
+    kscope show results.json
+    kscope query-metrics --chip GH100
+    kscope check-metrics --chip GH100 gpu__time_duration.sum
+    kscope import-ncu report.csv -o results.json
 
-``plot`` draws a saved result as ``@kscope.analyze.plot`` would: a JSON file written by a
-C++ program (``Results::write_json``) or by ``ProfileResults.to_json``, a session journal
-(``.jsonl``), or a processed CSV (``processed_data-<name>-<id>.csv``). See docs/plots.md.
+``plot`` is implemented here: it draws a saved result as ``@kscope.analyze.plot`` would (a JSON
+file written by a C++ program or by ``ProfileResults.to_json``, a session journal ``.jsonl``, or
+a processed CSV); see docs/plots.md. The other subcommands belong to the engine's command-line
+tool, which the package carries (``kscope/_bin/kscope``, see :mod:`kscope._engine_cli`); they are
+handed to it unchanged with its exit status. docs/cli.md describes every subcommand.
 """
 
 from __future__ import annotations
@@ -15,7 +21,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from . import _engine_cli
 from .exceptions import ProfilerException
+
+EXIT_CODES = """exit status:
+  0  success
+  1  the command failed: the reason is printed on stderr as "kscope: ..." (for example
+     "kscope: no CUDA device: ..." or an unreadable input file)
+  2  usage error: unknown command or option, missing or invalid argument"""
 
 
 def _names(text: str) -> list[str]:
@@ -30,8 +43,9 @@ def _add_plot_parser(commands: Any) -> None:
         description="Plots one metric of a saved kscope result, like @kscope.analyze.plot. "
         "List options take comma-separated names and may be repeated. docs/plots.md "
         "describes every option.",
-        epilog="Example: python3 -m kscope plot sweep.json -o sweep.png --metric "
-        "gpu__time_duration.sum --row-panels dtype --show-aggregate geomean",
+        epilog="Example: kscope plot sweep.json -o sweep.png --metric "
+        "gpu__time_duration.sum --row-panels dtype --show-aggregate geomean\n\n" + EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("input", help="result file: .json (C++ write_json or Python to_json), "
                    ".jsonl (session journal) or .csv (processed table)")  # fmt: skip
@@ -88,17 +102,46 @@ def _plot(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Runs ``python3 -m kscope`` with ``argv`` (default: the process arguments); returns
-    the exit status (0 done, 1 failed, 2 usage)."""
+def _add_engine_parsers(commands: Any) -> None:
+    """Lists the engine's subcommands in ``kscope --help``; their arguments are the engine
+    tool's own (``kscope COMMAND --help``), so they are never parsed here."""
+    for name, summary in _engine_cli.COMMANDS.items():
+        commands.add_parser(name, help=summary, add_help=False)
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python3 -m kscope",
-        description="Command-line tools of kscope's Python package.",
-        epilog="Example: python3 -m kscope plot out/demo/vadd.json -o vadd.png --bar",
+        prog="kscope",
+        description="kscope: benchmark GPU kernels and collect their profiling metrics.\n"
+        "`python3 -m kscope` is the same command; `kscope COMMAND --help` describes a command.",
+        epilog="Example: kscope plot out/demo/vadd.json -o vadd.png --bar\n\n" + EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _add_engine_parsers(commands)
     _add_plot_parser(commands)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``kscope`` command with ``argv`` (default: the process arguments) and returns
+    its exit status: 0 done, 1 failed, 2 usage error (argparse's usage errors raise
+    ``SystemExit(2)``). The engine's subcommands return the engine tool's status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in _engine_cli.COMMANDS:
+        try:
+            return _engine_cli.run(args_list)
+        except _engine_cli.EngineToolMissing as error:
+            print(f"kscope: error: {error}", file=sys.stderr)
+            return 1
+    parser = _parser()
+    args = parser.parse_args(args_list)
+    if args.version:
+        from . import __version__
+
+        print(f"kscope {__version__}")
+        return 0
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return 2

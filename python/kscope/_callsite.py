@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from types import FrameType
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -12,7 +13,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def warn(message: str, category: type[Warning]) -> None:
     """``warnings.warn`` with the stack level of the first frame outside the kscope package,
     so the warning points at the user's call (nsight-python does the same)."""
-    frame = sys._getframe(0)
+    frame: FrameType | None = sys._getframe(0)
     level = 1
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back

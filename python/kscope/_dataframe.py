@@ -1,5 +1,5 @@
 """pandas DataFrames from the engine's result rows, with the column order of nsight-python
-(reference §4.2 and §4.6) and the original Python objects in the parameter columns."""
+(docs/output-schema.md) and the original Python objects in the parameter columns."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``derive_metric`` (reference §4.4) on the engine's ``DeriveFn``.
+"""``derive_metric`` (docs/python.md) on the engine's ``DeriveFn``.
 
 The engine calls the adapter once per measured run with the run's metric values (in
 ``metrics`` order) and the engine's config; the adapter looks the original Python config up by

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from . import _derive
 from ._callsite import warn
@@ -23,6 +23,15 @@ from ._reexec import reexec_command
 from .exceptions import InvalidArgumentError
 from .tools import Tool, parse_tool, resolve_tool
 from .verbosity import VerbosityLevel
+
+# The allowed values of the enumerated options, for type checkers; the engine checks them at
+# run time (Options::validate), and a test keeps the two lists equal.
+ClockControl = Literal["none", "base"]
+CacheControl = Literal["all", "none"]
+ReplayMode = Literal["kernel", "range"]
+MetricReplay = Literal["checkpoint", "application", "kernel"]
+DurationSource = Literal["activity", "profiler"]
+ThermalMode = Literal["auto", "manual", "off"]
 
 _ENGINE_VERBOSITY = {
     VerbosityLevel.SILENT: native.Verbosity.SILENT,
@@ -146,8 +155,9 @@ def make_settings(**options: Any) -> KernelSettings:
 
 
 def resolve_output_prefix(prefix: str | None) -> str:
-    """nsight-python's rule: None gives a fresh temporary directory (created now, once per
-    decorated function); a prefix gets its directory created."""
+    """nsight-python's rule: None gives a fresh temporary directory ``$TMPDIR/kscope_XXXXXX/``
+    (created now; the caller does this once per decorated function, at its first call); a
+    prefix gets its directory created."""
     if prefix is None:
         return tempfile.mkdtemp(prefix="kscope_") + os.sep
     os.makedirs(os.path.dirname(prefix) or ".", exist_ok=True)
@@ -207,4 +217,14 @@ def engine_options(
     return o
 
 
-__all__ = ["KernelSettings", "engine_options", "make_settings", "resolve_output_prefix"]
+__all__ = [
+    "CacheControl",
+    "ClockControl",
+    "KernelSettings",
+    "MetricReplay",
+    "ReplayMode",
+    "ThermalMode",
+    "engine_options",
+    "make_settings",
+    "resolve_output_prefix",
+]

@@ -1,7 +1,7 @@
 """What a plot shows, computed from the processed DataFrame without drawing anything: the
 metric, the panels, one series per annotation (or annotation variant) with its points, CI95
-error sizes and aggregates, the labels and the y scale (reference §5, with kscope's changes
-listed in docs/plots.md).
+error sizes and aggregates, the labels and the y scale (nsight-python's plots, with kscope's
+changes listed in docs/plots.md).
 
 Parameter columns are found by name (the results' ``parameters``), and compared through their
 text (``field=value``), so lists, dicts and tensors in configs work as well as numbers.
@@ -177,7 +177,8 @@ def _ci_errors(rows: pd.DataFrame) -> np.ndarray | None:
         return None
     errors = np.vstack([low, high])
     errors[:, ~usable] = np.nan
-    return np.clip(errors, 0.0, None)
+    clipped: np.ndarray = np.clip(errors, 0.0, None)
+    return clipped
 
 
 def _aggregates(y: np.ndarray, names: tuple[str, ...]) -> dict[str, float]:

@@ -1,5 +1,5 @@
 """``@kscope.analyze.plot``: plots what a ``@kscope.analyze.kernel`` function returns
-(reference §2.5). The options are checked when the decorator is applied, and the fields
+(docs/plots.md). The options are checked when the decorator is applied, and the fields
 against the function's parameters when it wraps a kscope kernel, so mistakes surface before
 the sweep runs."""
 
@@ -9,10 +9,10 @@ import functools
 import importlib.util
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
 from ._plot_data import check_fields
-from ._plot_options import PlotOptions
+from ._plot_options import Aggregate, PlotOptions, PlotType
 from .results import ProfileResults
 
 KernelFunction = Callable[..., ProfileResults]
@@ -26,15 +26,43 @@ def _parameter_names(func: Callable[..., Any]) -> Sequence[str] | None:
     return list(names) if names is not None else None
 
 
+@overload
+def plot(filename: KernelFunction, /) -> KernelFunction: ...
+
+
+@overload
 def plot(
-    filename: str | os.PathLike[str] = "plot.png",
+    filename: str | os.PathLike[str] = ...,
+    metric: str | None = ...,
+    *,
+    title: str | None = ...,
+    ylabel: str | None = ...,
+    annotate_points: bool = ...,
+    show_aggregate: Aggregate | None = ...,
+    plot_type: PlotType = ...,
+    plot_width: float = ...,
+    plot_height: float = ...,
+    row_panels: Sequence[str] | None = ...,
+    col_panels: Sequence[str] | None = ...,
+    x_keys: Sequence[str] | None = ...,
+    print_data: bool = ...,
+    variant_fields: Sequence[str] | None = ...,
+    variant_annotations: Sequence[str] | None = ...,
+    plot_callback: Callable[[Any], None] | None = ...,
+    error_bars: bool | None = ...,
+    log_y: bool | None = ...,
+) -> Callable[[KernelFunction], KernelFunction]: ...
+
+
+def plot(
+    filename: str | os.PathLike[str] | KernelFunction = "plot.png",
     metric: str | None = None,
     *,
     title: str | None = None,
     ylabel: str | None = None,
     annotate_points: bool = False,
-    show_aggregate: str | None = None,
-    plot_type: str = "line",
+    show_aggregate: Aggregate | None = None,
+    plot_type: PlotType = "line",
     plot_width: float = 6,
     plot_height: float = 4,
     row_panels: Sequence[str] | None = None,
@@ -46,10 +74,11 @@ def plot(
     plot_callback: Callable[[Any], None] | None = None,
     error_bars: bool | None = None,
     log_y: bool | None = None,
-) -> Callable[[KernelFunction], KernelFunction]:
+) -> KernelFunction | Callable[[KernelFunction], KernelFunction]:
     """Plots the results of a ``@kscope.analyze.kernel`` function after every call.
 
-    Stack it on top: ``@kscope.analyze.plot("sweep.png")`` over ``@kscope.analyze.kernel(...)``.
+    Stack it on top: ``@kscope.analyze.plot("sweep.png")`` over ``@kscope.analyze.kernel(...)``;
+    bare ``@kscope.analyze.plot`` writes ``plot.png`` with the default options.
     The wrapped function keeps the kernel function's call forms and returns the same
     :class:`ProfileResults`; the plot is written to ``filename`` as a side effect.
     docs/plots.md shows examples.
@@ -86,7 +115,11 @@ def plot(
         parameter of the function, ImportError without matplotlib: all when decorating. After
         a call: ValueError when the metric cannot be chosen (nsight-python's texts).
     """
-    options = PlotOptions(
+    if not isinstance(filename, (str, os.PathLike)):
+        if not callable(filename):
+            raise TypeError(f"plot's filename must be a str or os.PathLike, got {filename!r}")
+        return plot()(filename)  # the bare form: @plot over the kernel function
+    raw: dict[str, Any] = dict(  # PlotOptions normalises the field lists (str or sequence)
         title=title, ylabel=ylabel, annotate_points=annotate_points,
         show_aggregate=show_aggregate, plot_type=plot_type, plot_width=plot_width,
         plot_height=plot_height, row_panels=row_panels, col_panels=col_panels, x_keys=x_keys,
@@ -94,8 +127,11 @@ def plot(
         variant_annotations=variant_annotations, plot_callback=plot_callback,
         error_bars=error_bars, log_y=log_y,
     )  # fmt: skip
+    options = PlotOptions(**raw)
     if importlib.util.find_spec("matplotlib") is None:
-        raise ImportError("@kscope.analyze.plot needs matplotlib: pip install 'kscope[plot]'")
+        raise ImportError("@kscope.analyze.plot needs matplotlib: pip install 'kernelscope[plot]'")
+
+    path: str | os.PathLike[str] = filename
 
     def decorate(func: KernelFunction) -> KernelFunction:
         if not callable(func):
@@ -115,7 +151,7 @@ def plot(
                 )
             from . import plot as _draw  # matplotlib is imported on first use only
 
-            _draw.render(results.to_dataframe(), results.parameters, filename, metric, options,
+            _draw.render(results.to_dataframe(), results.parameters, path, metric, options,
                          results.name)  # fmt: skip
             return results
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .exceptions import InvalidArgumentError
 
-PLOT_TYPES: tuple[str, ...] = ("line", "bar")
-AGGREGATES: tuple[str, ...] = ("avg", "geomean")
+PlotType = Literal["line", "bar"]
+Aggregate = Literal["avg", "geomean"]
+PLOT_TYPES: tuple[str, ...] = get_args(PlotType)
+AGGREGATES: tuple[str, ...] = get_args(Aggregate)
 
 
 def _fields(name: str, value: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -34,7 +36,7 @@ def _choice(name: str, value: Any, allowed: tuple[str, ...], none_ok: bool) -> N
 
 
 def _size(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) > 0:
         raise InvalidArgumentError(f"{name} must be a positive number of inches, got {value!r}")
     return float(value)
 
@@ -55,8 +57,8 @@ class PlotOptions:
     title: str | None = None
     ylabel: str | None = None
     annotate_points: bool = False
-    show_aggregate: str | None = None
-    plot_type: str = "line"
+    show_aggregate: Aggregate | None = None
+    plot_type: PlotType = "line"
     plot_width: float = 6.0
     plot_height: float = 4.0
     row_panels: tuple[str, ...] = ()
@@ -113,4 +115,4 @@ class PlotOptions:
         return self.plot_type == "line" if self.error_bars is None else self.error_bars
 
 
-__all__ = ["AGGREGATES", "PLOT_TYPES", "PlotOptions"]
+__all__ = ["AGGREGATES", "PLOT_TYPES", "Aggregate", "PlotOptions", "PlotType"]

@@ -1,5 +1,5 @@
 """The callable that replaces a ``@kernel``-decorated function: one profiling session of the
-engine per call (reference §2.4, "Wrapper signature")."""
+engine per call, with the call forms of docs/python.md."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ._callsite import warn
 from ._configs import FunctionSignature, bind, engine_configs, sanitize_configs
 from ._native import native
 from ._options import KernelSettings, engine_options, resolve_output_prefix
+from ._progress import notebook_progress
 from ._reexec import flushing_in_child
 from .info_collectors import engine_collectors, normalize_collectors, validate_collectors
 from .results import ProfileResults
@@ -29,9 +30,19 @@ class KernelProfiler:
         self.signature = FunctionSignature.of(func)
         self.collectors = normalize_collectors(settings.info_collectors)
         validate_collectors(self.collectors, func.__name__, self.signature.names)
-        self.settings = dataclasses.replace(
-            settings, output_prefix=resolve_output_prefix(settings.output_prefix)
-        )
+        self.settings = settings
+        # Nothing is created on disk until the first call (decorating leaves no directory).
+        self._prefix_resolved = False
+
+    def _resolve_output_prefix(self) -> KernelSettings:
+        """The settings with the output prefix resolved; on the first call this creates the
+        prefix's directory (a fresh temporary one when none was given), used by every later
+        call."""
+        if not self._prefix_resolved:
+            prefix = resolve_output_prefix(self.settings.output_prefix)
+            self.settings = dataclasses.replace(self.settings, output_prefix=prefix)
+            self._prefix_resolved = True
+        return self.settings
 
     def _decorator_configs(self) -> Iterable[Any] | None:
         configs = self.settings.configs
@@ -45,14 +56,15 @@ class KernelProfiler:
     def __call__(
         self, *args: Any, configs: Iterable[Any] | None = None, **kwargs: Any
     ) -> ProfileResults:
-        settings = self.settings
         rows = sanitize_configs(self.signature, args, kwargs, configs, self._decorator_configs())
+        settings = self._resolve_output_prefix()
         adapter = None
         if settings.derive_metric is not None:
             _derive.check_arity(settings.derive_metric, len(settings.metrics), len(rows[0]))
             adapter = _derive.DeriveAdapter(settings.derive_metric, rows)
         options = engine_options(settings, resolve_tool(settings.tool), adapter)
         options.info_collectors = engine_collectors(self.collectors, rows)
+        options.on_progress = notebook_progress(self.func.__name__)
         calls = [bind(self.signature, row) for row in rows]
         func = self.func
         returned_value = False

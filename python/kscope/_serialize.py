@@ -40,7 +40,7 @@ def encode_value(value: Any) -> JsonValue:
 
 def with_config_values(document: str, rows: list[tuple[Any, ...]]) -> dict[str, Any]:
     """The engine's JSON ``document`` with the configs' values replaced by ``rows``."""
-    doc = json.loads(document)
+    doc: dict[str, Any] = json.loads(document)
     for config, row in zip(doc.get("configs", []), rows):
         config["values"] = [encode_value(v) for v in row]
     return doc
@@ -51,8 +51,10 @@ def _header(path: str) -> dict[str, Any]:
         first = f.readline()
         # A journal's first line is its header; a result file is one JSON document.
         if '"kscope.journal"' in first:
-            return json.loads(first)
-        return json.loads(first + f.read())
+            header: dict[str, Any] = json.loads(first)
+            return header
+        document: dict[str, Any] = json.loads(first + f.read())
+        return document
 
 
 def read_config_values(path: str, count: int) -> list[tuple[Any, ...]] | None:

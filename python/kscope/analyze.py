@@ -5,20 +5,66 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, overload
 
-from ._options import make_settings
+from ._options import (
+    CacheControl,
+    ClockControl,
+    DurationSource,
+    MetricReplay,
+    ReplayMode,
+    ThermalMode,
+    make_settings,
+)
 from ._plot_decorator import plot
 from ._profiler import make_wrapper
 from .results import ProfileResults
-from .tools import Tool
+from .tools import Tool, ToolName
 from .verbosity import VerbosityLevel
 
 KernelFunction = Callable[..., ProfileResults]
+"""What ``@kernel`` makes of a function: called with the function's arguments (or
+``configs=[...]``), it returns the sweep's :class:`ProfileResults`."""
+
+
+@overload
+def kernel(_func: Callable[..., Any], /) -> KernelFunction: ...
+
+
+@overload
+def kernel(
+    _func: None = None,
+    /,
+    *,
+    configs: Iterable[Any] | None = ...,
+    runs: int = ...,
+    derive_metric: Callable[..., Any] | None = ...,
+    normalize_against: str | None = ...,
+    verbosity: VerbosityLevel = ...,
+    metrics: Sequence[str] = ...,
+    ignore_kernel_list: Sequence[str] | None = ...,
+    clock_control: ClockControl = ...,
+    cache_control: CacheControl = ...,
+    replay_mode: ReplayMode = ...,
+    metric_replay: MetricReplay = ...,
+    duration_source: DurationSource = ...,
+    thermal_mode: ThermalMode = ...,
+    thermal_wait: int | None = ...,
+    thermal_cont: int | None = ...,
+    thermal_timeout: int | None = ...,
+    thermal_device: int | None = ...,
+    combine_kernel_metrics: Callable[[float, float], float] | None = ...,
+    output_prefix: str | None = ...,
+    output_csv: bool = ...,
+    info_collectors: Sequence[Any] | None = ...,
+    tool: Tool | ToolName | None = ...,
+    warmup_runs: int = ...,
+) -> Callable[[Callable[..., Any]], KernelFunction]: ...
 
 
 def kernel(
     _func: Callable[..., Any] | None = None,
+    /,
     *,
     configs: Iterable[Any] | None = None,
     runs: int = 1,
@@ -27,12 +73,12 @@ def kernel(
     verbosity: VerbosityLevel = VerbosityLevel.INFO,
     metrics: Sequence[str] = ("gpu__time_duration.sum",),
     ignore_kernel_list: Sequence[str] | None = None,
-    clock_control: str = "none",
-    cache_control: str = "all",
-    replay_mode: str = "kernel",
-    metric_replay: str = "checkpoint",
-    duration_source: str = "activity",
-    thermal_mode: str = "auto",
+    clock_control: ClockControl = "none",
+    cache_control: CacheControl = "all",
+    replay_mode: ReplayMode = "kernel",
+    metric_replay: MetricReplay = "checkpoint",
+    duration_source: DurationSource = "activity",
+    thermal_mode: ThermalMode = "auto",
     thermal_wait: int | None = None,
     thermal_cont: int | None = None,
     thermal_timeout: int | None = None,
@@ -41,7 +87,7 @@ def kernel(
     output_prefix: str | None = None,
     output_csv: bool = False,
     info_collectors: Sequence[Any] | None = None,
-    tool: Tool | str | None = None,
+    tool: Tool | ToolName | None = None,
     warmup_runs: int = 0,
 ) -> KernelFunction | Callable[[Callable[..., Any]], KernelFunction]:
     """Profiles the kernels a function launches inside ``kscope.annotate`` regions.
@@ -141,4 +187,4 @@ def ignore_failures() -> Iterator[None]:
         pass
 
 
-__all__ = ["ProfileResults", "ignore_failures", "kernel", "plot"]
+__all__ = ["KernelFunction", "ProfileResults", "ignore_failures", "kernel", "plot"]

@@ -62,7 +62,7 @@ class annotate:  # noqa: N801 - lower-case name of nsight-python's API
     ) -> bool:
         failed = exc_type is not None
         native.end_annotation(failed)
-        if failed and self.ignore_failures and isinstance(exc, Exception):
+        if exc_type is not None and self.ignore_failures and isinstance(exc, Exception):
             warn(
                 f"Annotation '{self.name}' ignored an exception ({exc_type.__name__}: {exc}); "
                 "this run of the annotation is recorded as NaN.",

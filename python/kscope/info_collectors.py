@@ -1,5 +1,5 @@
-"""Info collectors: custom columns (nsight-python's experimental info collectors, reference §2.9
-and §3.5; docs/info-collectors.md).
+"""Info collectors: custom columns (nsight-python's experimental info collectors;
+docs/info-collectors.md).
 
 The engine owns the mechanism: it calls each collector at its scope (ONCE once per call of the
 decorated function, CONFIG once per config, RUN before each measured run, ANNOTATION at each

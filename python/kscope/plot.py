@@ -26,7 +26,7 @@ try:
     from matplotlib.figure import Figure
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(
-        f"kscope's plots need matplotlib ({error}): pip install 'kscope[plot]' "
+        f"kscope's plots need matplotlib ({error}): pip install 'kernelscope[plot]' "
         "(or pip install matplotlib)"
     ) from error
 
@@ -165,7 +165,7 @@ def _fit_labels(fig: Figure, axes: np.ndarray) -> None:
     if not labelled:
         return
     fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg's canvas has it
     log = labelled[0].get_yscale() == "log"
     to_axis = np.log10 if log else (lambda v: v)
     bottom, top = (to_axis(v) for v in labelled[0].get_ylim())

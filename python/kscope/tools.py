@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shutil
 from enum import Enum
+from typing import Literal
 
 from ._callsite import warn
 from ._native import native
@@ -27,6 +28,9 @@ class Tool(str, Enum):
     NCU = "ncu"
     SANITIZER = "sanitizer"
 
+
+#: What ``tool=`` accepts besides a :class:`Tool`: a member's value or name.
+ToolName = Literal["cupti", "ncu", "sanitizer", "CUPTI", "NCU", "SANITIZER"]
 
 _active_tool: Tool | None = None
 
@@ -122,4 +126,4 @@ def resolve_tool(tool: Tool | None) -> Tool:
     return _active_tool if _active_tool is not None else Tool.CUPTI
 
 
-__all__ = ["Tool", "activate", "deactivate", "get_active_tool"]
+__all__ = ["Tool", "ToolName", "activate", "deactivate", "get_active_tool"]

@@ -50,6 +50,15 @@ void bind_options(nb::module_& m) {
                d.unit.value_or("None") + ")";
       });
 
+  nb::class_<ProgressUpdate>(m, "ProgressUpdate", "Where a sweep stands (Options.on_progress).")
+      .def(nb::init<>())
+      .def_rw("config", &ProgressUpdate::config, "the current config (0-based)")
+      .def_rw("num_configs", &ProgressUpdate::num_configs, "configs in the sweep")
+      .def_rw("done_runs", &ProgressUpdate::done_runs, "runs finished, warm-up runs included")
+      .def_rw("total_runs", &ProgressUpdate::total_runs, "runs in the sweep")
+      .def_rw("label", &ProgressUpdate::label, "the current config's values")
+      .def_rw("finished", &ProgressUpdate::finished, "the sweep's last update");
+
   auto options =
       nb::class_<Options>(m, "Options",
                           "Every option of profile(); defaults follow nsight-python. validate() "
@@ -114,6 +123,9 @@ void bind_options(nb::module_& m) {
                "(text: str) -> None receiving everything kscope prints");
   def_callback(options, "on_warning", &Options::on_warning,
                "(text: str) -> None receiving each warning");
+  def_callback(options, "on_progress", &Options::on_progress,
+               "(update: ProgressUpdate) -> None receiving the sweep's progress instead of the "
+               "printed line");
 
   m.def("allowed_values", &allowed_values, nb::arg("option"),
         "Allowed values of a string option (\"tool\", \"cache_control\", ...), in message order.");

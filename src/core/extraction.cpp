@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
 
 #include "core/kernel_name.hpp"
+#include "core/number_format.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -30,9 +30,7 @@ std::string run_text(const RunId& r) {
 }
 
 std::string format_average(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", x);
-  std::string s = buf;
+  std::string s = format_general(x, 10);
   if (s.find('.') == std::string::npos && s.find('e') == std::string::npos) s += ".0";
   return s;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Extraction: per-kernel records -> one record per (annotation, config, run). Applies the ignore
 // list, checks the kernel count of each annotation, combines several kernels when asked, and
-// turns failed runs into NaN. Pure functions over plain data (nsight-python reference §4.1).
+// turns failed runs into NaN, as nsight-python does. Pure functions over plain data.
 
 #include <string>
 #include <vector>

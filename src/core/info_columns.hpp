@@ -1,5 +1,5 @@
 #pragma once
-// The info collectors' columns of a finished session (nsight-python reference §3.5, §4.2, §4.5):
+// The info collectors' columns of a finished session (docs/info-collectors.md, "Columns"):
 // every raw row gets the values collected for its run (its annotation's entry for ANNOTATION
 // collectors), derived-metric rows included; each processed row gets, per collector, the first
 // value of its group or, for numeric CONFIG/RUN/ANNOTATION collectors, mean, standard deviation

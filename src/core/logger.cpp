@@ -24,7 +24,10 @@ std::string repeat(std::string_view unit, std::size_t n) {
 }  // namespace
 
 Logger::Logger(const Options& options)
-    : level_(options.verbosity), sink_(options.log), on_warning_(options.on_warning) {
+    : level_(options.verbosity),
+      sink_(options.log),
+      on_warning_(options.on_warning),
+      on_progress_(options.on_progress) {
   interactive_ = options.interactive.value_or(!options.log && isatty(STDOUT_FILENO) != 0);
 }
 

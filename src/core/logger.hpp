@@ -17,6 +17,8 @@ class Logger {
   [[nodiscard]] bool debug_enabled() const { return level_ >= Verbosity::kDebug; }
   /// Whether in-place redraws (carriage return, ANSI clear) may be used.
   [[nodiscard]] bool interactive() const { return interactive_; }
+  /// Options::on_progress: when set, progress goes there instead of being printed.
+  [[nodiscard]] const ProgressFn& on_progress() const { return on_progress_; }
 
   /// "[kscope] text\n" at INFO and above.
   void info(std::string_view text) const;
@@ -35,6 +37,7 @@ class Logger {
   bool interactive_;
   LogSink sink_;
   std::function<void(std::string_view)> on_warning_;
+  ProgressFn on_progress_;
 };
 
 }  // namespace kscope

@@ -1,5 +1,7 @@
 #include "core/progress.hpp"
 
+#include "core/number_format.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -32,8 +34,8 @@ std::string Progress::line() const {
   for (int i = 0; i < kBarWidth; ++i) bar += i < filled ? "█" : "-";
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   const double eta = done_runs_ == 0 ? -1.0 : elapsed / done_runs_ * (total_runs_ - done_runs_);
-  char pct[16];
-  std::snprintf(pct, sizeof pct, "%6.2f%%", 100.0 * frac);
+  std::string pct = format_fixed(100.0 * frac, 2) + "%";
+  if (pct.size() < 7) pct.insert(0, 7 - pct.size(), ' ');  // "%6.2f%%": aligned to 7 columns
   std::string out = "Config " + std::to_string(config_ + 1) + "/" + std::to_string(num_configs_);
   if (!label_.empty()) out += " (" + label_ + ")";
   out += " [" + bar + "] " + pct + " ETA " + format_eta(eta);
@@ -43,12 +45,19 @@ std::string Progress::line() const {
 void Progress::draw(bool force) {
   if (!log_.info_enabled()) return;
   const auto now = Clock::now();
-  if (log_.interactive()) {
-    if (!force && drawn_ && now - last_draw_ < kTerminalRedraw) return;
+  // A display of the caller's or a terminal line is redrawn often; plain lines rarely.
+  const bool live = log_.on_progress() || log_.interactive();
+  if (!force && (live ? drawn_ && now - last_draw_ < kTerminalRedraw
+                      : now - last_draw_ < kPlainLineEvery)) {
+    return;
+  }
+  if (log_.on_progress()) {
+    log_.on_progress()(
+        ProgressUpdate{config_, num_configs_, done_runs_, total_runs_, label_, finished_});
+  } else if (log_.interactive()) {
     // \r + clear-to-end-of-line redraws the one progress line in place.
     log_.raw("\r\033[2K[kscope] " + line());
   } else {
-    if (!force && now - last_draw_ < kPlainLineEvery) return;
     log_.raw("[kscope] " + line() + "\n");
   }
   drawn_ = true;
@@ -68,8 +77,9 @@ void Progress::run_done() {
 
 void Progress::finish() {
   done_runs_ = total_runs_;
+  finished_ = true;
   draw(true);
-  if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
+  if (log_.info_enabled() && log_.interactive() && !log_.on_progress()) log_.raw("\n");
 }
 
 }  // namespace kscope

@@ -1,7 +1,7 @@
 #pragma once
 // The progress display of a sweep: config i/N with its values, a bar, percent and ETA. On a
 // terminal it is one line redrawn in place; otherwise one plain line per config and at most one
-// every few seconds, without escape codes.
+// every few seconds, without escape codes. With Options::on_progress the caller displays it.
 
 #include <chrono>
 #include <cstddef>
@@ -39,6 +39,7 @@ class Progress {
   Clock::time_point start_;
   Clock::time_point last_draw_{};
   bool drawn_ = false;
+  bool finished_ = false;
 };
 
 /// "HH:MM:SS" for a number of seconds (negative or unknown: "--:--:--").

@@ -1,6 +1,7 @@
 #pragma once
 // Transformation: extracted records -> raw table (with derived metrics) -> processed table
-// (statistics, normalisation, geomean). Pure functions (nsight-python reference §4.2-§4.6).
+// (statistics, normalisation, geomean), with nsight-python's columns (docs/output-schema.md).
+// Pure functions.
 
 #include <vector>
 

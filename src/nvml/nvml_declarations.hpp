@@ -1,9 +1,8 @@
 #pragma once
 // Our own declarations of the few NVML types, constants and entry points kscope uses (no nvml.h
 // is needed or shipped). They restate facts about NVML's C ABI, checked against the public NVML
-// API reference and on an H200 with driver 580 (shared/probes/nvml_probe.cpp). Everything is
-// resolved at run time with dlsym: a missing symbol means "not supported". Only src/nvml/ may
-// include this file.
+// API reference and on an H200 with driver 580. Everything is resolved at run time with dlsym:
+// a missing symbol means "not supported". Only src/nvml/ may include this file.
 
 #include <cstddef>
 

@@ -1,7 +1,7 @@
 """pytest setup for kscope's Python tests.
 
 - Marker ``gpu``: the test needs a usable CUDA device. The engine decides
-  (``kscope._kscope.device_available()``); without one the test is skipped with its reason.
+  (``kscope.device_available()``); without one the test is skipped with its reason.
 - Every test starts with no active tool (the tool selection is process-global).
 - Fixture ``fake_engine``: replaces the engine's ``profile`` with a GPU-free stand-in that
   drives the Python callbacks from C++ exactly as ``profile`` does (GIL released) and returns
@@ -21,7 +21,7 @@ import kscope  # noqa: E402
 from kscope import tools  # noqa: E402
 from kscope._native import native  # noqa: E402
 
-_DEVICE_OK, _DEVICE_REASON = native.device_available()
+_DEVICE_OK, _DEVICE_REASON = kscope.device_available(), kscope.device_unavailable_reason()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,4 +1,4 @@
-"""Config sanitisation and binding (reference §2.4.1), through the decorator; the engine is
+"""Config sanitisation and binding, through the decorator; the engine is
 replaced by the fake_engine fixture, so everything here runs without a GPU."""
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -211,14 +212,30 @@ def test_range_replay_refuses_cupti_kernel_replay_at_decoration():
         kscope.analyze.kernel(replay_mode="range", metric_replay="kernel")(lambda: None)
 
 
-def test_output_prefix_directory_created_at_decoration(tmp_path):
+def test_output_prefix_directory_created_at_the_first_call(fake_engine, tmp_path):
     prefix = tmp_path / "a" / "b" / "pre_"
 
-    @kscope.analyze.kernel(output_prefix=str(prefix))
+    @kscope.analyze.kernel(output_prefix=str(prefix), verbosity=SILENT)
     def f():
         pass
 
+    assert not (tmp_path / "a").exists()
+    f()
     assert prefix.parent.is_dir()
+
+
+def test_decorating_creates_no_temporary_directory(monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    @kscope.analyze.kernel
+    def f():
+        pass
+
+    @kscope.analyze.kernel(configs=[(1,)], output_csv=True)
+    def g(n):
+        pass
+
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_default_output_prefix_is_one_temporary_directory(fake_engine):
@@ -231,6 +248,26 @@ def test_default_output_prefix_is_one_temporary_directory(fake_engine):
     first, second = (c["options"].output_prefix for c in fake_engine.calls)
     assert first == second and first.endswith(os.sep)
     assert os.path.basename(first.rstrip(os.sep)).startswith("kscope_") and os.path.isdir(first)
+
+
+def test_the_literal_types_list_the_engines_allowed_values():
+    from typing import get_args
+
+    from kscope import _options
+
+    for option, alias in (("clock_control", _options.ClockControl),
+                          ("cache_control", _options.CacheControl),
+                          ("replay_mode", _options.ReplayMode),
+                          ("metric_replay", _options.MetricReplay),
+                          ("duration_source", _options.DurationSource),
+                          ("thermal_mode", _options.ThermalMode)):  # fmt: skip
+        assert sorted(get_args(alias)) == sorted(native.allowed_values(option)), option
+
+
+def test_device_available_is_the_engines_check():
+    available, reason = native.device_available()
+    assert kscope.device_available() is bool(available)
+    assert kscope.device_unavailable_reason() == ("" if available else reason)
 
 
 def test_return_value_warning(fake_engine):

@@ -1,4 +1,4 @@
-"""derive_metric (reference §4.4) on the engine's DeriveFn: the adapter is called directly, as
+"""derive_metric on the engine's DeriveFn: the adapter is called directly, as
 the engine calls it, and through a fake session."""
 
 from __future__ import annotations

@@ -46,6 +46,23 @@ def test_stack_returns_results_and_writes_the_plot(fake_engine, tmp_path):
     assert set(error_bars(ax)) == {"fake"}
 
 
+def test_the_bare_form_writes_plot_png(fake_engine, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    @kscope.analyze.plot
+    @kscope.analyze.kernel(configs=[(1,), (2,)], verbosity=SILENT)
+    def f(n):
+        pass
+
+    assert isinstance(f(), kscope.ProfileResults) and f.__name__ == "f"
+    assert (tmp_path / "plot.png").read_bytes()[:8] == PNG_MAGIC
+
+
+def test_a_filename_that_is_neither_a_path_nor_a_function_is_a_type_error():
+    with pytest.raises(TypeError, match="plot's filename must be a str or os.PathLike, got 5"):
+        kscope.analyze.plot(5)
+
+
 def test_every_call_plots_again(fake_engine, tmp_path):
     figures = []
 

@@ -1,4 +1,4 @@
-"""Tool selection (reference §2.3): activate / deactivate / get_active_tool and the tool a
+"""Tool selection: activate / deactivate / get_active_tool and the tool a
 decorated function uses."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-// Info collectors: when the session calls them (reference §3.1, §3.5), what a failing one does,
-// the checks of their names, and their columns in the raw and processed tables.
+// Info collectors: when the session calls them (docs/info-collectors.md, "Scopes"), what a
+// failing one does, the checks of their names, and their columns in the raw and processed tables.
 #include <gtest/gtest.h>
 
 #include <cmath>

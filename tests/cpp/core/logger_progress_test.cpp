@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/logger.hpp"
 #include "core/progress.hpp"
@@ -84,6 +85,44 @@ TEST(ProgressTest, TerminalOutputRedrawsInPlace) {
   p.finish();
   EXPECT_NE(out.find("\r\033[2K[kscope] Config 1/1 (n=1)"), std::string::npos) << out;
   EXPECT_EQ(out.back(), '\n');
+}
+
+TEST(ProgressTest, ACallersDisplayGetsTheUpdatesAndNothingIsPrinted) {
+  std::string out;
+  Options o = capture(&out, Verbosity::kInfo, true);
+  std::vector<ProgressUpdate> updates;
+  o.on_progress = [&](const ProgressUpdate& u) { updates.push_back(u); };
+  Logger log(o);
+  Progress p(log, 2, 3);
+  p.start_config(0, "n=1");
+  for (int i = 0; i < 3; ++i) p.run_done();  // within 100 ms of the start: not sent
+  p.start_config(1, "n=2");
+  p.run_done();
+  p.finish();
+  EXPECT_EQ(out, "");
+  ASSERT_EQ(updates.size(), 3U);
+  EXPECT_EQ(updates[0].config, 0U);
+  EXPECT_EQ(updates[0].label, "n=1");
+  EXPECT_EQ(updates[0].done_runs, 0U);
+  EXPECT_EQ(updates[1].config, 1U);
+  EXPECT_EQ(updates[1].done_runs, 3U);
+  EXPECT_FALSE(updates[1].finished);
+  EXPECT_EQ(updates[2].done_runs, 6U);
+  EXPECT_EQ(updates[2].total_runs, 6U);
+  EXPECT_EQ(updates[2].num_configs, 2U);
+  EXPECT_TRUE(updates[2].finished);
+}
+
+TEST(ProgressTest, ACallersDisplayIsSilentWhenSilent) {
+  std::string out;
+  Options o = capture(&out, Verbosity::kSilent, false);
+  int calls = 0;
+  o.on_progress = [&](const ProgressUpdate&) { ++calls; };
+  Logger log(o);
+  Progress p(log, 1, 1);
+  p.start_config(0, "");
+  p.finish();
+  EXPECT_EQ(calls, 0);
 }
 
 TEST(ProgressTest, LineShowsPercentAndEta) {

@@ -99,29 +99,3 @@ TEST(ConfigTest, ExplicitLabelWins) {
 
 }  // namespace
 }  // namespace kscope
-
-#include "core/number_format.hpp"
-
-namespace kscope {
-namespace {
-
-TEST(NumberFormatTest, ShortestLooksLikePythonRepr) {
-  EXPECT_EQ(format_shortest(2000), "2000.0");
-  EXPECT_EQ(format_shortest(0.1), "0.1");
-  EXPECT_EQ(format_shortest(1e-5), "1e-05");
-  EXPECT_EQ(format_shortest(1.5e-7), "1.5e-07");
-  EXPECT_EQ(format_shortest(1e16), "1e+16");
-  EXPECT_EQ(format_shortest(123456789.0), "123456789.0");
-  EXPECT_EQ(format_shortest(-0.5), "-0.5");
-  EXPECT_EQ(format_shortest(2.0 / 3.0), "0.6666666666666666");
-}
-
-TEST(NumberFormatTest, SignificantDigits) {
-  EXPECT_EQ(format_significant(12345.678, 6), "12345.7");
-  EXPECT_EQ(format_significant(0.000123456, 3), "0.000123");
-  EXPECT_EQ(format_significant(0, 6), "0.00000");
-  EXPECT_EQ(format_significant(1.5e20, 3), "1.50e+20");
-}
-
-}  // namespace
-}  // namespace kscope

@@ -9,7 +9,7 @@ namespace kscope::testing {
 /// Reads `bytes` (a multiple of 16) from `x` once, writing nothing unless the data sum to a
 /// sentinel (it never does for zeroed memory): dram__bytes_read.sum of a cold cache is `bytes`.
 void launch_read(const void* x, std::size_t bytes, float* sink);
-/// The FFMA loop of shared/probes/rp_test.cu: blocks x threads threads, each doing 2 FFMA per
+/// An FFMA loop of blocks x threads threads, each doing 2 FFMA per
 /// iteration, so smsp__sass_thread_inst_executed_op_ffma_pred_on.sum = blocks*threads*iters*2.
 void launch_ffma(float* out, int blocks, int threads, int iters);
 /// p[i] += 1 for n ints (in place: shows whether a replay leaked into memory).

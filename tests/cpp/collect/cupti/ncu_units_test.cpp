@@ -7,7 +7,7 @@ namespace kscope::cupti {
 namespace {
 
 TEST(NcuUnitsTest, VerifiedAgainstNcuCsv) {
-  // Units seen in ncu 2025.3.1's raw CSV (shared/fixtures/ncu/vadd_raw_nvtx.csv).
+  // Units seen in ncu 2025.3.1's raw CSV (tests/fixtures/ncu/vadd_raw_nvtx.csv).
   EXPECT_EQ(ncu_unit("nanosecond"), "ns");
   EXPECT_EQ(ncu_unit("percent"), "%");
   EXPECT_EQ(ncu_unit("byte"), "byte");

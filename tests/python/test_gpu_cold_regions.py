@@ -36,23 +36,33 @@ def measure(tmp_path: Path, mode: str) -> dict[str, float]:
 def test_both_regions_of_a_matmul_benchmark_read_like_ncu(tmp_path):
     skip_without_ncu()
     pytest.importorskip("torch")
-    counters, timing, ncu = (measure(tmp_path, m) for m in ("counters", "timing", "ncu"))
+    counters, timing = measure(tmp_path, "counters"), measure(tmp_path, "timing")
+    # ncu measured the 1024^2 sgemm at 61,677-62,618 ns in different processes (1.5 %), about as
+    # much as the 2 % tested: like kscope.gpu.cupti_vs_ncu, a value must be within the tolerance
+    # of either of two ncu runs.
+    ncus = [measure(tmp_path, "ncu") for _ in range(2)]
     print("\n| n | annotation | time kscope (ns) | time kscope activity (ns) | time ncu (ns) "
           "| dram % kscope | dram % ncu |\n|---|---|---|---|---|---|---|")
     failures = []
+
+    def near(value: float, key: str, tolerance: float) -> bool:
+        return any(abs(value / n[key] - 1) <= tolerance for n in ncus)
+
     for n in SIZES:
         for annotation in ("first", "second"):
             t, d = (f"{annotation}|{m}|{n}" for m in (TIME, DRAM))
-            print(f"| {n} | {annotation} | {counters[t]:,.0f} | {timing[t]:,.0f} | {ncu[t]:,.0f} "
-                  f"| {counters[d]:.2f} | {ncu[d]:.2f} |")
-            if abs(counters[t] / ncu[t] - 1) > 0.02:
-                failures.append(f"{t}: kscope {counters[t]:.0f} vs ncu {ncu[t]:.0f} ns")
-            if abs(counters[d] / ncu[d] - 1) > 0.05:
-                failures.append(f"{d}: kscope {counters[d]:.3f} vs ncu {ncu[d]:.3f} %")
+            ncu_t = " / ".join(f"{x[t]:,.0f}" for x in ncus)
+            ncu_d = " / ".join(f"{x[d]:.2f}" for x in ncus)
+            print(f"| {n} | {annotation} | {counters[t]:,.0f} | {timing[t]:,.0f} | {ncu_t} "
+                  f"| {counters[d]:.2f} | {ncu_d} |")
+            if not near(counters[t], t, 0.02):
+                failures.append(f"{t}: kscope {counters[t]:.0f} vs ncu {ncu_t} ns")
+            if not near(counters[d], d, 0.05):
+                failures.append(f"{d}: kscope {counters[d]:.3f} vs ncu {ncu_d} %")
             # Activity records time the blocks' execution without the launch processing ncu's
-            # counter includes (docs/tools/cupti.md: 1.6-3.4 us shorter for these kernels on the
-            # H200), so they may read up to 3 us shorter on top of the 2 %. The flush once per run read
-            # 56,061 vs 61,674 ns at 1024, which fails this.
-            if not ncu[t] * 0.98 - 3000 <= timing[t] <= ncu[t] * 1.02:
-                failures.append(f"{t} (activity): kscope {timing[t]:.0f} vs ncu {ncu[t]:.0f} ns")
+            # counter includes (docs/tools/cupti.md: 1.6-3.4 us shorter for these kernels on
+            # the H200), so they may read up to 3 us shorter on top of the 2 %. The flush once
+            # per run read 56,061 vs 61,674 ns at 1024, which fails this.
+            if not any(x[t] * 0.98 - 3000 <= timing[t] <= x[t] * 1.02 for x in ncus):
+                failures.append(f"{t} (activity): kscope {timing[t]:.0f} vs ncu {ncu_t} ns")
     assert not failures, "\n".join(failures)

@@ -13,9 +13,11 @@ NcuPaths ncu_paths(const std::string& prefix, const std::string& name, int id) {
 std::string ncu_nvtx_filter() { return std::string("regex:") + kNvtxDomain + "@.+"; }
 
 namespace {
-// ncu expands file name macros in -o and --log-file (%p the process id, %h the host name,
-// %q{VAR} an environment variable, %i a counter, %% a literal %): an output prefix or session
-// name containing % must reach it as %%, so that the files land where kscope reads them.
+// ncu expands file name macros in -o (%p the process id, %h the host name, %q{VAR} an
+// environment variable, %i a counter, %% a literal %): an output prefix or session name
+// containing % must reach it as %%, so that the report lands where kscope reads it. --log-file
+// takes its path as it is (ncu 2025.3.1 refused "%%" there: "cannot be used as the output log
+// file").
 std::string ncu_file_argument(const std::string& path) {
   std::string out;
   for (char c : path) {
@@ -51,7 +53,7 @@ std::vector<std::string> ncu_profile_argv(const std::string& ncu, const Options&
                                    "-o",
                                    ncu_file_argument(paths.report),
                                    "--log-file",
-                                   ncu_file_argument(paths.log)};
+                                   paths.log};
   argv.insert(argv.end(), program.begin(), program.end());
   return argv;
 }

@@ -49,7 +49,11 @@ int main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "Print a saved result (JSON) or journal (.jsonl) as a table");
   std::string path;
   show->add_option("path", path, "result .json or journal .jsonl")->required()->check(CLI::ExistingFile);
-  show->callback([&] { kscope::Results::load(path).print(std::cout); });
+  show->callback([&] {
+    const kscope::Results results = kscope::Results::load(path);
+    for (const auto& w : results.load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
+    results.print(std::cout);
+  });
   kscope::cli::add_query_metrics(app);
   kscope::cli::add_check_metrics(app);
   kscope::cli::add_import_ncu(app);

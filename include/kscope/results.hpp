@@ -194,6 +194,8 @@ class Results {
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
     bool complete = true;                 ///< false when loaded from an unfinished journal
+    /// load(): what was skipped, one text each (a journal's malformed lines); empty otherwise.
+    std::vector<std::string> load_warnings;
   };
 
   Results() = default;
@@ -216,6 +218,9 @@ class Results {
   [[nodiscard]] const Metadata& metadata() const { return d_.metadata; }
   [[nodiscard]] const std::string& journal_path() const { return d_.journal_path; }
   [[nodiscard]] bool complete() const { return d_.complete; }
+  /// What load() skipped: "journal '<path>': line 7 skipped: at /runs/0/config: expected ...",
+  /// one text per malformed journal line (a cut last line is not one). Empty when nothing was.
+  [[nodiscard]] const std::vector<std::string>& load_warnings() const { return d_.load_warnings; }
   [[nodiscard]] const Data& data() const { return d_; }
 
   /// Processed rows of one metric (all annotations and configs), in table order.

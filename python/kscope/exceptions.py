@@ -33,6 +33,11 @@ class FileFormatError(ProfilerException, ValueError):
     message names the file, the line or JSON path, what was expected and what was found."""
 
 
+class FileFormatWarning(UserWarning):
+    """:func:`kscope.load` skipped a malformed line of a journal; the message names the file,
+    the line and why."""
+
+
 class AnnotationError(ProfilerException, ValueError):
     """Misuse of annotations: nesting, or a name reused within one run."""
 
@@ -134,6 +139,8 @@ __all__ = [
     "CoolingTimeoutError",
     "CuptiError",
     "ExtractionError",
+    "FileFormatError",
+    "FileFormatWarning",
     "InvalidArgumentError",
     "MetricErrorType",
     "NCUErrorContext",

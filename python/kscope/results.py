@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import Any
 
 import pandas as pd
@@ -12,6 +13,7 @@ from ._dataframe import processed_frame, raw_frame
 from ._findings import engine_findings, findings_frame
 from ._native import native
 from ._serialize import read_config_values, with_config_values
+from .exceptions import FileFormatWarning
 
 
 class ProfileResults:
@@ -131,9 +133,20 @@ class ProfileResults:
 def load(path: str | os.PathLike[str]) -> ProfileResults:
     """Reads a saved result back: a JSON file written by :meth:`ProfileResults.to_json` or by
     a C++ program (``Results::write_json``), or a session journal (``.jsonl``), finished or
-    not. Lists and dicts in configs come back as lists and dicts; tuples as lists."""
+    not. Lists and dicts in configs come back as lists and dicts; tuples as lists.
+
+    Raises:
+        FileFormatError: the file is malformed (the message names the file, the JSON path or
+            line, what was expected and what was found).
+
+    Warns:
+        FileFormatWarning: once per malformed journal line that was skipped (the lines after
+            it still load; ``complete`` is then False).
+    """
     path = os.fspath(path)
     results = native.Results.load(path)
+    for text in results.load_warnings:
+        warnings.warn(str(text), FileFormatWarning, stacklevel=2)
     return ProfileResults(results, read_config_values(path, len(results.configs)))
 
 

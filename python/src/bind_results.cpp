@@ -105,6 +105,8 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("metadata", &Results::metadata)
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)
+      .def_prop_ro("load_warnings", &Results::load_warnings,
+                   "What load() skipped (a journal's malformed lines), one text each.")
       .def("rows", &Results::rows, nb::arg("metric"), "Processed rows of one metric.")
       .def(
           "table",

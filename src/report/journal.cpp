@@ -7,7 +7,6 @@
 
 #include "core/extraction.hpp"
 #include "core/info_columns.hpp"
-#include "core/logger.hpp"
 #include "core/telemetry_summary.hpp"
 #include "core/transformation.hpp"
 #include "kscope/errors.hpp"
@@ -131,7 +130,9 @@ Results load_journal(const std::string& path) {
     } catch (const Json::exception& e) {
       if (line_no == 1) throw FileFormatError(where + " is not JSON: " + e.what());
       // A last line cut short by a crash is expected; a bad line before it is reported.
-      if (line_no != last) skipped.push_back("line " + std::to_string(line_no) + ": not JSON");
+      if (line_no != last) {
+        skipped.push_back("line " + std::to_string(line_no) + " is not JSON (cut or corrupted)");
+      }
       continue;
     }
     const JsonField field(j);
@@ -161,17 +162,15 @@ Results load_journal(const std::string& path) {
       }
     } catch (const FileFormatError& e) {
       if (line_no == 1) throw FileFormatError(where + " " + e.what());
-      skipped.push_back("line " + std::to_string(line_no) + ": " + e.what());
+      skipped.push_back("line " + std::to_string(line_no) + " " + e.what());
     }
   }
   d.journal_path = path;
   // A journal with skipped lines misses what they held: it is not a complete result.
   d.complete = ended_ok && skipped.empty();
-  if (!skipped.empty()) {
-    std::string text = "journal '" + path + "': skipped " + std::to_string(skipped.size()) +
-                       " malformed line(s); the result lacks what they held:";
-    for (const auto& s : skipped) text += "\n  " + s;
-    Logger(Options{}).warn(text);
+  for (const auto& s : skipped) {
+    d.load_warnings.push_back("journal '" + path + "': " + s +
+                              " (the line was skipped; the result lacks what it held)");
   }
 
   ExtractionSettings settings{d.options.metrics, d.options.ignore_kernel_list, {}};

@@ -42,8 +42,9 @@ class JournalWriter : public RunSink {
 
 /// Reads a journal (complete or cut short) back into Results: extraction and statistics run
 /// again over the recorded kernels. A malformed header throws FileFormatError naming the line; a
-/// malformed later line is skipped with a warning naming it and why (the result is then not
-/// complete), except a cut-short last line, which is what a crash leaves and is skipped silently. Derived metrics and combine functions are code and are not
+/// malformed later line is skipped, named with why in Results::load_warnings() (the result is
+/// then not complete), except a cut-short last line, which is what a crash leaves and is skipped
+/// silently. Derived metrics and combine functions are code and are not
 /// stored: a journal of a session that combined kernels fails to load with a message saying so.
 [[nodiscard]] Results load_journal(const std::string& path);
 

@@ -15,7 +15,7 @@ from plot_helpers import run_cli
 
 import kscope
 from kscope import plot as kplot
-from kscope.exceptions import FileFormatError, ProfilerException
+from kscope.exceptions import FileFormatError, FileFormatWarning, ProfilerException
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "fixtures", "golden", "vadd_results.json")
 
@@ -94,7 +94,7 @@ def test_malformed_text_is_one_file_format_error(tmp_path, text, expected):
     assert expected in str(info.value)
 
 
-def test_bad_journal_line_is_skipped_with_a_warning(tmp_path, capfd):
+def test_bad_journal_line_is_skipped_with_a_warning(tmp_path):
     doc = golden_doc()
     header = {k: doc[k] for k in ("schema_version", "name", "id", "options", "metadata",
                                   "parameters", "configs")}  # fmt: skip
@@ -107,10 +107,12 @@ def test_bad_journal_line_is_skipped_with_a_warning(tmp_path, capfd):
     bad = {"kind": "runs", "runs": [dict(run, config=9)], "records": []}
     lines = [header, bad, good, {"kind": "end", "error": ""}]
     path = write(tmp_path, "".join(json.dumps(line) + "\n" for line in lines), "j.jsonl")
-    results = kscope.load(path)
-    out = capfd.readouterr().out
-    assert f"journal '{path}': skipped 1 malformed line(s)" in out
-    assert "line 2: at /runs/0/config: expected a config index below 2" in out
+    with pytest.warns(FileFormatWarning) as caught:
+        results = kscope.load(path)
+    assert [str(w.message) for w in caught] == [
+        f"journal '{path}': line 2 at /runs/0/config: expected a config index below 2 (the number "
+        "of configs in the header), found 9 (the line was skipped; the result lacks what it held)"
+    ]
     frame = results.to_dataframe()
     assert list(frame["AvgValue"]) == [100.0]  # line 3 still loads
     assert not results.complete

@@ -101,6 +101,30 @@ TEST(ImportNcuNames, NotUtf8IsEscapedInTheJson) {
   EXPECT_TRUE(has(testing::slurp(json), "\"Kernel\": \"caf\\\\xE9\"")) << testing::slurp(json);
 }
 
+// A journal with a malformed line in the middle: the rest is shown, the skipped line named on
+// stderr (issue 15, defect 8: every later line was dropped silently).
+TEST(ShowJournal, MalformedLineIsNamedAndTheRestShown) {
+  const std::string header =
+      R"({"schema_version": "1.0", "kind": "kscope.journal", "name": "j", "parameters": ["n"],)"
+      R"( "configs": [{"values": [10]}, {"values": [20]}]})";
+  const auto runs = [](int config) {
+    const std::string c = std::to_string(config);
+    return R"({"kind": "runs", "runs": [{"config": )" + c +
+           R"(, "run": 0, "entered": ["k"], "failed": []}], "records": [{"annotation": "k", )"
+           R"("kernel": "vadd", "config": )" + c +
+           R"(, "run": 0, "metrics": [["gpu__time_duration.sum", 100, "ns"]]}]})";
+  };
+  const std::string path =
+      file_with("mid.jsonl", header + "\n" + runs(7) + "\n" + runs(1) + "\n{\"kind\": \"end\"}\n");
+  const auto r = kscope_cli("show " + path);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "kscope: warning: journal '" + path +
+                       "': line 2 at /runs/0/config: expected a config index below 2 (the number "
+                       "of configs in the header), found 7 (the line was skipped; the result "
+                       "lacks what it held)\n");
+  EXPECT_TRUE(has(r.out, "k           20")) << r.out;
+}
+
 TEST(CliExitCodes, UnknownSubcommandIsNamed) {
   const auto r = kscope_cli("frobnicate");
   EXPECT_EQ(r.status, 2);

@@ -8,7 +8,7 @@
 # The demo must stop with "no CUDA device" (exit 1) where there is no GPU; the tests must pass.
 #
 # Needs root, mmdebstrap (apt-get install mmdebstrap), a CUDA toolkit (default /usr/local/cuda)
-# and network access to deb.debian.org and PyPI. About 17 min on two cores (nothing is cached in
+# and network access to deb.debian.org and PyPI. About 17-21 min on two cores (nothing is cached in
 # the fresh root); .ci/run runs it with KSCOPE_CI_FRESH_MACHINE=1; docs/development.md has a
 # recorded run.
 #

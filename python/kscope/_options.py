@@ -160,7 +160,15 @@ def resolve_output_prefix(prefix: str | None) -> str:
     prefix gets its directory created."""
     if prefix is None:
         return tempfile.mkdtemp(prefix="kscope_") + os.sep
-    os.makedirs(os.path.dirname(prefix) or ".", exist_ok=True)
+    directory = os.path.dirname(prefix) or "."
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        # The engine's text for the same failure (src/api/output_prefix.cpp).
+        raise InvalidArgumentError(
+            f"Invalid output_prefix '{prefix}': cannot create its directory '{directory}' "
+            f"({e.strerror}). Choose a prefix in a directory kscope can write to."
+        ) from None
     return prefix
 
 

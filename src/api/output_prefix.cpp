@@ -27,8 +27,9 @@ std::string resolve_output_prefix(const std::string& prefix) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) {
-      throw Error("cannot create the directory '" + dir.string() + "' of output_prefix '" + prefix +
-                  "': " + ec.message());
+      throw InvalidArgument("Invalid output_prefix '" + prefix + "': cannot create its directory '" +
+                            dir.string() + "' (" + ec.message() +
+                            "). Choose a prefix in a directory kscope can write to.");
     }
   }
   return prefix;

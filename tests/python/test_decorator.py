@@ -224,6 +224,23 @@ def test_output_prefix_directory_created_at_the_first_call(fake_engine, tmp_path
     assert prefix.parent.is_dir()
 
 
+def test_an_output_prefix_that_cannot_be_created_names_the_option(fake_engine, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    prefix = str(blocker / "sub" / "pre_")  # below a regular file
+
+    @kscope.analyze.kernel(output_prefix=prefix, verbosity=SILENT)
+    def f():
+        pass
+
+    with pytest.raises(kscope.exceptions.InvalidArgumentError,
+                       match=rf"^Invalid output_prefix '{prefix}': cannot create its directory "
+                             rf"'{blocker / 'sub'}' \(Not a directory\)\. Choose a prefix in a "
+                             r"directory kscope can write to\.$"):  # fmt: skip
+        f()
+    assert fake_engine.calls == []
+
+
 def test_decorating_creates_no_temporary_directory(monkeypatch, tmp_path):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 

@@ -3,8 +3,12 @@
 // "no CUDA device".
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "api/output_prefix.hpp"
 #include "cuda/device.hpp"
 #include "kscope/kscope.hpp"
+#include "support/gpu_test.hpp"
 
 namespace kscope {
 namespace {
@@ -25,6 +29,21 @@ Options silent() {
   Options o;
   o.verbosity = Verbosity::kSilent;
   return o;
+}
+
+TEST(ProfileErrorsTest, AnOutputPrefixThatCannotBeCreatedNamesTheOption) {
+  const std::string blocker = testing::scratch_dir("output_prefix_blocker") + "file";
+  std::ofstream(blocker) << "";
+  const std::string prefix = blocker + "/sub/pre_";  // below a regular file
+  try {
+    (void)resolve_output_prefix(prefix);
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(std::string(e.what()), "Invalid output_prefix '" + prefix +
+                                         "': cannot create its directory '" + blocker +
+                                         "/sub' (Not a directory). Choose a prefix in a "
+                                         "directory kscope can write to.");
+  }
 }
 
 TEST(ProfileErrorsTest, InvalidOptionFailsBeforeTheDeviceCheck) {

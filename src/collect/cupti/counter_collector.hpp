@@ -20,7 +20,6 @@
 
 #include "collect/cupti/collection_plan.hpp"
 #include "collect/cupti/launch_callbacks.hpp"
-#include "collect/cupti/range_attribution.hpp"
 #include "collect/cupti/measurement_path.hpp"
 #include "core/collector.hpp"
 #include "core/logger.hpp"

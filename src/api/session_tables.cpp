@@ -1,5 +1,6 @@
 #include "api/session_tables.hpp"
 
+#include "core/config_failure.hpp"
 #include "core/result_tables.hpp"
 
 namespace kscope {
@@ -20,17 +21,6 @@ void fill_tables(Session::Output out, const Logger& log, Results::Data* d) {
   d->failures = std::move(out.failures);
   build_tables(std::move(out.records), std::move(out.runs), d);
   if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));
-}
-
-std::string failure_summary(const std::vector<ConfigFailure>& failures,
-                            const std::vector<Config>& configs) {
-  std::string out = std::to_string(failures.size()) + " of " + std::to_string(configs.size()) +
-                    " configs failed and have no values (on_config_error 'skip'):";
-  for (const auto& f : failures) {
-    out += "\n  config " + std::to_string(f.config) + " (" + configs[f.config].label() +
-           "): " + describe(f);
-  }
-  return out;
 }
 
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log) {

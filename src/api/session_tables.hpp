@@ -20,10 +20,6 @@ namespace kscope {
 /// d->failures (set d->telemetry first); warns with failure_summary() when configs failed.
 void fill_tables(Session::Output out, const Logger& log, Results::Data* d);
 
-/// "2 of 50 configs failed ...", then one line per failed config with its values and error.
-[[nodiscard]] std::string failure_summary(const std::vector<ConfigFailure>& failures,
-                                          const std::vector<Config>& configs);
-
 /// With Options::output_csv, writes the raw and processed CSV files under `prefix` and says where.
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log);
 

@@ -100,4 +100,15 @@ void add_failure_rows(const std::vector<ConfigFailure>& failures,
   }
 }
 
+std::string failure_summary(const std::vector<ConfigFailure>& failures,
+                            const std::vector<Config>& configs) {
+  std::string out = std::to_string(failures.size()) + " of " + std::to_string(configs.size()) +
+                    " configs failed and have no values (on_config_error 'skip'):";
+  for (const auto& f : failures) {
+    const std::string label = f.config < configs.size() ? configs[f.config].label() : "?";
+    out += "\n  config " + std::to_string(f.config) + " (" + label + "): " + describe(f);
+  }
+  return out;
+}
+
 }  // namespace kscope

@@ -27,4 +27,9 @@ void add_failure_rows(const std::vector<ConfigFailure>& failures,
                       const std::vector<std::string>& metrics, std::size_t info_width,
                       std::vector<ProcessedRow>* processed);
 
+/// "2 of 50 configs failed and have no values (on_config_error 'skip'):", then one line per
+/// failed config with its values and error: what the session warns and the table ends with.
+[[nodiscard]] std::string failure_summary(const std::vector<ConfigFailure>& failures,
+                                          const std::vector<Config>& configs);
+
 }  // namespace kscope

@@ -32,10 +32,16 @@ class AnnotationCountingCollector : public Collector {
           if (entering) record(annotation);
         });
   }
+  // Like the cupti tool, hands over what finished runs recorded whenever the journal is written.
+  [[nodiscard]] std::vector<KernelRecord> flush() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<KernelRecord> out;
+    out.swap(records_);
+    return out;
+  }
   [[nodiscard]] std::vector<KernelRecord> end() override {
     abort();
-    std::lock_guard<std::mutex> lock(mu_);
-    return std::move(records_);
+    return flush();
   }
   void abort() noexcept override {
     if (token_ != 0) AnnotationRegistry::instance().remove_listener(token_);

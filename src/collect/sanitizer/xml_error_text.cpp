@@ -225,18 +225,7 @@ XmlFailure unclosed_token(const XmlErrorContext& c) {
 // expat's "undefined entity": in content it points at the reference, in an attribute value at
 // the tag; the reference is the first one there that is neither predefined nor numeric.
 XmlFailure undefined_entity(const XmlErrorContext& c) {
-  const std::string_view s = c.text;
-  for (std::size_t amp = s.find('&', c.at); amp != std::string_view::npos;
-       amp = s.find('&', amp + 1)) {
-    const std::size_t semi = s.find(';', amp);
-    if (semi == std::string_view::npos) break;
-    const std::string_view ref = s.substr(amp, semi - amp + 1);
-    if (ref == "&lt;" || ref == "&gt;" || ref == "&amp;" || ref == "&quot;" || ref == "&apos;" ||
-        starts_with(ref, 0, "&#")) {
-      continue;
-    }
-    return {amp, "unknown entity '" + std::string(ref) + "'"};
-  }
+  if (auto f = unknown_reference(c.text, c.at, c.text.size())) return *f;
   return {c.at, XML_ErrorString(XML_ERROR_UNDEFINED_ENTITY)};
 }
 
@@ -255,6 +244,21 @@ XmlFailure early_end(const XmlErrorContext& c) {
 }
 
 }  // namespace
+
+std::optional<XmlFailure> unknown_reference(std::string_view s, std::size_t from, std::size_t to) {
+  to = std::min(to, s.size());
+  for (std::size_t amp = s.find('&', from); amp < to; amp = s.find('&', amp + 1)) {
+    const std::size_t semi = s.find(';', amp);
+    if (semi == std::string_view::npos) break;
+    const std::string_view ref = s.substr(amp, semi - amp + 1);
+    if (ref == "&lt;" || ref == "&gt;" || ref == "&amp;" || ref == "&quot;" || ref == "&apos;" ||
+        starts_with(ref, 0, "&#")) {
+      continue;
+    }
+    return XmlFailure{amp, "unknown entity '" + std::string(ref) + "'"};
+  }
+  return std::nullopt;
+}
 
 XmlFailure describe_xml_error(int code, const XmlErrorContext& context) {
   XmlErrorContext c = context;

@@ -7,6 +7,7 @@
 // the line and column.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,11 @@ struct XmlErrorContext {
   std::string root_name;
   std::vector<std::string> open;
 };
+
+/// The first entity reference in text[from, to) that is neither predefined nor numeric, as
+/// "unknown entity '&name;'" at its '&'.
+[[nodiscard]] std::optional<XmlFailure> unknown_reference(std::string_view text, std::size_t from,
+                                                          std::size_t to);
 
 /// The problem for expat's error `code` (an XML_Error) in `context`; expat's own text for codes
 /// without a better one.

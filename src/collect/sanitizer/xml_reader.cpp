@@ -41,6 +41,9 @@ class TreeBuilder {
     // refused like any other entity that is not predefined.
     XML_SetDefaultHandler(parser, &TreeBuilder::on_other);
     XML_SetSkippedEntityHandler(parser, &TreeBuilder::on_skipped_entity);
+    // expat expands them in attribute values whatever the handlers: once a DOCTYPE declares
+    // one, on_start looks for references in the tag's own text.
+    XML_SetEntityDeclHandler(parser, &TreeBuilder::on_entity_declaration);
   }
 
   [[nodiscard]] bool has_root() const { return has_root_; }
@@ -62,6 +65,14 @@ class TreeBuilder {
     if (b.open_.size() >= kMaxXmlDepth) {
       b.stop("elements are nested more than " + std::to_string(kMaxXmlDepth) + " levels deep");
       return;
+    }
+    if (b.entities_declared_) {
+      const auto at = static_cast<std::size_t>(XML_GetCurrentByteIndex(b.parser_));
+      const auto n = static_cast<std::size_t>(XML_GetCurrentByteCount(b.parser_));
+      if (auto f = unknown_reference(b.text_, at, at + n)) {
+        b.stop(std::move(*f));
+        return;
+      }
     }
     XmlElement* e = nullptr;
     if (b.open_.empty()) {
@@ -98,11 +109,23 @@ class TreeBuilder {
                     ";'");
   }
 
+  static void on_entity_declaration(void* data, const XML_Char* /*name*/,
+                                    int is_parameter_entity, const XML_Char* /*value*/,
+                                    int /*value_length*/, const XML_Char* /*base*/,
+                                    const XML_Char* /*system_id*/, const XML_Char* /*public_id*/,
+                                    const XML_Char* /*notation_name*/) {
+    if (!is_parameter_entity) self(data).entities_declared_ = true;
+  }
+
   void stop(std::string problem) {
+    stop(XmlFailure{
+        static_cast<std::size_t>(std::max<XML_Index>(0, XML_GetCurrentByteIndex(parser_))),
+        std::move(problem)});
+  }
+
+  void stop(XmlFailure failure) {
     if (failure_) return;
-    failure_ = XmlFailure{static_cast<std::size_t>(std::max<XML_Index>(
-                              0, XML_GetCurrentByteIndex(parser_))),
-                          std::move(problem)};
+    failure_ = std::move(failure);
     XML_StopParser(parser_, XML_FALSE);
   }
 
@@ -110,6 +133,7 @@ class TreeBuilder {
   XML_Parser parser_;
   XmlElement root_;
   bool has_root_ = false;
+  bool entities_declared_ = false;
   std::vector<XmlElement*> open_;
   std::optional<XmlFailure> failure_;
 };

@@ -130,6 +130,8 @@ TEST(XmlReaderTest, EntitiesOfADoctypeAreNotExpanded) {
                   "line 1, column 36: unknown entity '&x;'"));
   EXPECT_TRUE(has(error_of("<!DOCTYPE r SYSTEM \"r.dtd\"><r>&x;</r>"), "unknown entity '&x;'"));
   EXPECT_TRUE(has(error_of("<r><c x='&amp;&bad;'/></r>"), "column 15: unknown entity '&bad;'"));
+  EXPECT_TRUE(has(error_of("<!DOCTYPE r [ <!ENTITY x \"y\"> ]>\n<r><c a='&lt;' b='&x;'/></r>"),
+                  "line 2, column 19: unknown entity '&x;'"));
 }
 
 TEST(XmlReaderTest, TheTextIsUtf8WhateverItsDeclarationSays) {

@@ -154,8 +154,13 @@ struct ProcessedRow {
   double temp_c_max = std::numeric_limits<double>::quiet_NaN();     ///< TempC_Max: highest die temperature, degC
   double power_w_avg = std::numeric_limits<double>::quiet_NaN();    ///< PowerW_Avg: mean power draw, W
   double throttled = std::numeric_limits<double>::quiet_NaN();      ///< Throttled: fraction of runs with a kSlowdownReasons bit set before or after
-  double ci95_lower = 0;           ///< AvgValue - 1.96 StdDev / sqrt(NumRuns), before normalising
-  double ci95_upper = 0;           ///< AvgValue + 1.96 StdDev / sqrt(NumRuns), before normalising
+  double median = std::numeric_limits<double>::quiet_NaN();  ///< Median of the runs, before normalising
+  double q1 = std::numeric_limits<double>::quiet_NaN();      ///< Q1: 25 % quantile (linear), before normalising
+  double q3 = std::numeric_limits<double>::quiet_NaN();      ///< Q3: 75 % quantile (linear), before normalising
+  /// AvgValue - t(0.975, NumRuns - 1) StdDev / sqrt(NumRuns) (Student's t, not nsight-python's
+  /// 1.96), before normalising
+  double ci95_lower = 0;
+  double ci95_upper = 0;           ///< AvgValue + t(0.975, NumRuns - 1) StdDev / sqrt(NumRuns)
   double rel_stddev_pct = 0;       ///< 100 StdDev / |mean|; NaN when undefined
   std::optional<bool> stable;      ///< RelativeStdDevPct < 2; nullopt when undefined
   std::optional<std::string> normalized;      ///< baseline annotation; nullopt: not normalised

@@ -59,7 +59,8 @@ def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
 def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """One row per (annotation, metric, config): ``Annotation, Metric, <parameters>,
     AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
-    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, <info collectors>,
+    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, Median, Q1, Q3,
+    <info collectors>,
     CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement, Normalized,
     [NormalizationValue], Geomean`` (docs/output-schema.md); an info collector's columns are
     ``<name>`` or ``<name>_Avg/_Std/_Min/_Max`` (docs/info-collectors.md)."""
@@ -89,6 +90,10 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
             "TempC_Max": np.array([p.temp_c_max for p in processed], dtype=float),
             "PowerW_Avg": np.array([p.power_w_avg for p in processed], dtype=float),
             "Throttled": np.array([p.throttled for p in processed], dtype=float),
+            # kscope's quantiles of the runs (linear interpolation, before normalisation).
+            "Median": np.array([p.median for p in processed], dtype=float),
+            "Q1": np.array([p.q1 for p in processed], dtype=float),
+            "Q3": np.array([p.q3 for p in processed], dtype=float),
         }
     )
     info_names = native.processed_info_columns(results.info_columns)

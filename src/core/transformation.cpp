@@ -119,6 +119,9 @@ std::vector<ProcessedRow> aggregate(const std::vector<RawRow>& raw,
     p.num_runs = s.count;
     p.kernel = rows.front()->kernel;
     p.unit = rows.front()->unit;
+    p.median = s.median;
+    p.q1 = s.q1;
+    p.q3 = s.q3;
     p.ci95_lower = s.ci95_lower;
     p.ci95_upper = s.ci95_upper;
     p.rel_stddev_pct = s.rel_stddev_pct;

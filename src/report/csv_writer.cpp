@@ -78,7 +78,7 @@ void write_processed_csv(const Results& results, std::ostream& out) {
   for (const auto& p : results.parameters()) header.push_back(p);
   for (const char* c : {"AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU",
                         "Host", "ComputeClock", "MemoryClock", "Unit", "ClockMHz_Min", "TempC_Max",
-                        "PowerW_Avg", "Throttled"}) {
+                        "PowerW_Avg", "Throttled", "Median", "Q1", "Q3"}) {
     header.emplace_back(c);
   }
   const auto info_columns = processed_info_columns(results.info_columns());
@@ -97,7 +97,8 @@ void write_processed_csv(const Results& results, std::ostream& out) {
              num(p.avg), num(p.stddev), num(p.min), num(p.max), std::to_string(p.num_runs),
              p.kernel, m.gpu, m.host, std::to_string(m.compute_clock),
              std::to_string(m.memory_clock), p.unit.value_or(""), num(p.clock_mhz_min),
-             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled)}) {
+             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled), num(p.median), num(p.q1),
+             num(p.q3)}) {
       f.push_back(std::move(v));
     }
     append_info(p.info, info_columns.size(), &f);

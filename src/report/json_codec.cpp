@@ -305,6 +305,9 @@ Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) 
               {"TempC_Max", number(p.temp_c_max)},
               {"PowerW_Avg", number(p.power_w_avg)},
               {"Throttled", number(p.throttled)},
+              {"Median", number(p.median)},
+              {"Q1", number(p.q1)},
+              {"Q3", number(p.q3)},
               {"CI95_Lower", number(p.ci95_lower)},
               {"CI95_Upper", number(p.ci95_upper)},
               {"RelativeStdDevPct", number(p.rel_stddev_pct)},
@@ -334,6 +337,10 @@ ProcessedRow processed_row_from_json(const JsonField& j,
   p.temp_c_max = j.value("TempC_Max", kNaN);
   p.power_w_avg = j.value("PowerW_Avg", kNaN);
   p.throttled = j.value("Throttled", kNaN);
+  // Absent in files written before kscope reported quantiles.
+  p.median = j.value("Median", kNaN);
+  p.q1 = j.value("Q1", kNaN);
+  p.q3 = j.value("Q3", kNaN);
   p.ci95_lower = number_from(j.at("CI95_Lower"));
   p.ci95_upper = number_from(j.at("CI95_Upper"));
   p.rel_stddev_pct = number_from(j.at("RelativeStdDevPct"));

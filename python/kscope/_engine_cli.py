@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "query-metrics": "list the hardware metrics the cupti tool can collect on a chip",
     "check-metrics": "check metric names against a chip's catalogue, count replay passes",
     "import-ncu": "read an Nsight Compute report (.ncu-rep or raw CSV) as kscope results",
+    "compare": "compare two results row by row: ratio, its CI and a FASTER/SLOWER verdict",
 }
 
 ENVIRONMENT_VARIABLE = "KSCOPE_CLI"

@@ -83,6 +83,7 @@ class RecordingSink : public RunSink {
     runs.insert(runs.end(), r.begin(), r.end());
     records.insert(records.end(), k.begin(), k.end());
   }
+  void append_failure(const ConfigFailure& f) override { failures.push_back(f); }
   void close(const std::string& error) override {
     closed = true;
     close_error = error;
@@ -90,6 +91,7 @@ class RecordingSink : public RunSink {
   int appends = 0;
   std::vector<RunLog> runs;
   std::vector<KernelRecord> records;
+  std::vector<ConfigFailure> failures;
   bool closed = false;
   std::string close_error;
 };

@@ -1,6 +1,5 @@
 #include "compare.hpp"
 
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -31,19 +30,6 @@ void write_file(const std::string& path, const std::string& what, const Write& w
 }
 
 }  // namespace
-
-double parse_threshold(const std::string& text) {
-  std::string number = text;
-  const bool percent = !number.empty() && number.back() == '%';
-  if (percent) number.pop_back();
-  char* end = nullptr;
-  const double value = std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || !(value >= 0)) {
-    throw InvalidArgument("Invalid --threshold '" + text +
-                          "'. Expected a percentage such as 5% or a fraction such as 0.05.");
-  }
-  return percent ? value / 100 : value;
-}
 
 void add_compare(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();

@@ -115,6 +115,15 @@ class Comparison {
                                                         const std::optional<std::string>& unit,
                                                         const CompareOptions& options);
 
+/// The t with P(T <= t) = p for Student's t with `df` degrees of freedom (0 < p < 1, df > 0;
+/// NaN otherwise): the quantile behind the CI95 columns (t(0.975, NumRuns - 1)) and the ratio's
+/// interval, for scripts that compute intervals of their own samples the same way.
+[[nodiscard]] double student_t_quantile(double p, double df);
+
+/// A threshold as a user writes it: "5%" -> 0.05, "0.05" -> 0.05. Throws InvalidArgument
+/// ("Invalid threshold 'fast'. Expected a percentage such as 5% or a fraction such as 0.05.").
+[[nodiscard]] double parse_threshold(const std::string& text);
+
 /// Compares NEW against BASE (docs/compare.md). Throws InvalidArgument for bad options.
 [[nodiscard]] Comparison compare(const Results& base, const Results& next,
                                  const CompareOptions& options = {});

@@ -55,6 +55,15 @@ void bind_results(nb::module_& m) {
       .def_rw("age_ms", &TelemetrySample::age_ms,
               "how old the reading was when the run began (before) / ended (after), ms");
 
+  nb::class_<ConfigStop>(m, "ConfigStop", "How one config ended under runs='auto'.")
+      .def(nb::init<>())
+      .def_rw("config", &ConfigStop::config, "index into Results.configs")
+      .def_rw("runs", &ConfigStop::runs, "measured runs it took")
+      .def_rw("reason", &ConfigStop::reason,
+              "'target', 'max_runs', 'time_budget', 'noise_floor' or 'no_values'")
+      .def_rw("rel_ci", &ConfigStop::rel_ci, "widest CI95 half-width / |mean| at the stop")
+      .def_rw("seconds", &ConfigStop::seconds, "wall time of its measured runs");
+
   nb::class_<RunTelemetry>(m, "RunTelemetry",
                            "Telemetry of one measured run: readings before and after it.")
       .def(nb::init<>())
@@ -91,6 +100,8 @@ void bind_results(nb::module_& m) {
       .def_rw("normalized", &ProcessedRow::normalized)
       .def_rw("normalization_value", &ProcessedRow::normalization_value)
       .def_rw("geomean", &ProcessedRow::geomean)
+      .def_rw("stop_reason", &ProcessedRow::stop_reason,
+              "runs='auto': why the config stopped ('' with a fixed run count)")
       .def_rw("info", &ProcessedRow::info,
               "info collectors' columns, one per processed_info_columns(Results.info_columns)")
       .def_rw("error", &ProcessedRow::error,
@@ -116,6 +127,7 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("raw", &Results::raw)
       .def_prop_ro("processed", &Results::processed)
       .def_prop_ro("telemetry", &Results::telemetry, "One RunTelemetry per measured run.")
+      .def_prop_ro("stops", &Results::stops, "runs='auto': one ConfigStop per config.")
       .def_prop_ro("info_columns", &Results::info_columns,
                    "One InfoColumn per info collector (empty without collectors).")
       .def_prop_ro("metadata", &Results::metadata)

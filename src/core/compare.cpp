@@ -1,11 +1,15 @@
 // kscope::compare: the join of two results and the checks of their environments; the verdict
 // of each row is core/sample_comparison.cpp's.
+#include <locale>
 #include <map>
+#include <sstream>
+#include <string>
 #include <set>
 #include <tuple>
 
 #include "core/number_format.hpp"
 #include "core/sample_comparison.hpp"
+#include "core/student_t.hpp"
 #include "kscope/compare.hpp"
 #include "kscope/errors.hpp"
 
@@ -94,6 +98,25 @@ void CompareOptions::validate() const {
       }
     }
   }
+}
+
+double student_t_quantile(double p, double df) { return stats::student_t_quantile(p, df); }
+
+double parse_threshold(const std::string& text) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  // Read in the "C" locale, whatever the process's (a comma-decimal host keeps "0.05").
+  std::istringstream in(number);
+  in.imbue(std::locale::classic());
+  double value = -1;
+  in >> value;
+  const bool whole = !in.fail() && in.peek() == std::char_traits<char>::eof();
+  if (number.empty() || !whole || !(value >= 0)) {
+    throw InvalidArgument("Invalid threshold '" + text +
+                          "'. Expected a percentage such as 5% or a fraction such as 0.05.");
+  }
+  return percent ? value / 100 : value;
 }
 
 bool Comparison::regressed() const {

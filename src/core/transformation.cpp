@@ -162,4 +162,14 @@ std::vector<ProcessedRow> aggregate(const std::vector<RawRow>& raw,
   return out;
 }
 
+void apply_stops(const std::vector<ConfigStop>& stops, std::vector<ProcessedRow>& rows) {
+  if (stops.empty()) return;
+  std::map<std::size_t, std::string> reason;
+  for (const auto& s : stops) reason[s.config] = s.reason;
+  for (auto& p : rows) {
+    const auto it = reason.find(p.config);
+    if (it != reason.end()) p.stop_reason = it->second;
+  }
+}
+
 }  // namespace kscope

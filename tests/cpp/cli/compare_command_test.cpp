@@ -94,7 +94,7 @@ TEST(CompareCommand, ABadThresholdIsNamed) {
   const auto r = kscope_cli("compare " + f.base + " " + f.slower + " --threshold fast");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err,
-            "kscope: Invalid --threshold 'fast'. Expected a percentage such as 5% or a fraction "
+            "kscope: Invalid threshold 'fast'. Expected a percentage such as 5% or a fraction "
             "such as 0.05.\n");
 }
 

@@ -127,7 +127,23 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
     columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
     if results.failed_configs:
         columns["Error"] = _object_column([p.error for p in processed])
+    if results.stops:  # runs="auto"
+        columns["StopReason"] = [p.stop_reason or None for p in processed]
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
+
+
+def stops_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """``runs="auto"``: one row per config, ``<parameters>, Runs, StopReason, RelCI95,
+    Seconds`` (docs/options.md, "Adaptive runs"); empty with a fixed run count."""
+    stops = list(results.stops)
+    columns: dict[str, Any] = dict(
+        _parameter_columns(results.parameters, rows, [s.config for s in stops])
+    )
+    columns["Runs"] = np.array([s.runs for s in stops], dtype=np.int64)
+    columns["StopReason"] = [str(s.reason) for s in stops]
+    columns["RelCI95"] = np.array([s.rel_ci for s in stops], dtype=float)
+    columns["Seconds"] = np.array([s.seconds for s in stops], dtype=float)
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(stops)))
 
 
 def raw_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:

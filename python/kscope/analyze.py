@@ -16,6 +16,7 @@ from .collection.core import (
     ClockControl,
     DurationSource,
     MetricReplay,
+    OnConfigError,
     ProfileResults,
     ReplayMode,
     make_settings,
@@ -67,6 +68,9 @@ def kernel(
     min_runs: int = ...,
     max_runs: int = ...,
     time_budget: float = ...,
+    on_config_error: OnConfigError = ...,
+    resume: str | os.PathLike[str] | None = ...,
+    ncu_part_seconds: float = ...,
 ) -> Callable[[Callable[..., Any]], KernelFunction]: ...
 
 
@@ -101,6 +105,9 @@ def kernel(
     min_runs: int = 5,
     max_runs: int = 10000,
     time_budget: float = 1.0,
+    on_config_error: OnConfigError = "raise",
+    resume: str | os.PathLike[str] | None = None,
+    ncu_part_seconds: float = 60.0,
 ) -> KernelFunction | Callable[[Callable[..., Any]], KernelFunction]:
     """Profiles the kernels a function launches inside ``kscope.annotate`` regions.
 
@@ -160,6 +167,16 @@ def kernel(
         max_runs: (kscope) ``runs="auto"``: the most runs per config.
         time_budget: (kscope) ``runs="auto"``: seconds of measured runs per config after which
             no further batch starts.
+        on_config_error: (kscope) ``"raise"`` (default): an exception of the function ends the
+            sweep and propagates; ``"skip"``: the config is recorded as failed (its type and
+            text in ``ProfileResults.failed_configs`` and the ``Error`` column) and the sweep
+            goes on. KeyboardInterrupt, SystemExit and a device left unusable (a sticky CUDA
+            error) end the sweep in either mode.
+        resume: (kscope) the journal of an interrupted run of this sweep (printed as
+            ``Journal: ...``): its complete configs are kept and only the others measured; the
+            journal must come from the same function, configs and measurement options.
+        ncu_part_seconds: (kscope, ncu tool) how long one re-run under ncu measures before its
+            part is journaled (each part runs at least 9x the re-run's start-up cost).
 
     Raises:
         TypeError, ValueError (:class:`kscope.exceptions.InvalidArgumentError`) or
@@ -193,6 +210,9 @@ def kernel(
         output_csv=output_csv,
         info_collectors=info_collectors,
         tool=tool,
+        on_config_error=on_config_error,
+        resume=None if resume is None else os.fspath(resume),
+        ncu_part_seconds=ncu_part_seconds,
     )
 
     def decorate(func: Callable[..., Any]) -> KernelFunction:

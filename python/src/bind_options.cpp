@@ -100,6 +100,8 @@ void bind_options(nb::module_& m) {
                   "\"raise\" (default) or \"skip\": what an exception of the benchmark does")
           .def_rw("resume", &Options::resume,
                   "journal of an interrupted run of this sweep to resume; \"\" for none")
+          .def_rw("ncu_part_seconds", &Options::ncu_part_seconds,
+                  "tool \"ncu\": seconds one re-run measures before its part is journaled")
           .def_rw("reexec_argv", &Options::reexec_argv,
                   "command that re-runs this program for the ncu and sanitizer tools")
           .def_rw("call_name", &Options::call_name,

@@ -17,6 +17,18 @@ std::string describe(const ConfigFailure& f) {
          (f.warmup ? "warm-up" : "measured") + " run " + std::to_string(f.run) + ")";
 }
 
+namespace {
+
+// typeid(e).name() is a mangled type ("St16invalid_argument"); as the name of its typeinfo
+// string ("_ZTS" + it) the bounded demangler reads it.
+std::string type_name(const std::type_info& type) {
+  const std::string prefix = "typeinfo name for ";
+  const std::string text = demangle(std::string("_ZTS") + type.name());
+  return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : type.name();
+}
+
+}  // namespace
+
 ConfigFailure failure_of(const std::exception_ptr& error, const RunId& run) {
   ConfigFailure f;
   f.config = run.config;
@@ -28,7 +40,7 @@ ConfigFailure failure_of(const std::exception_ptr& error, const RunId& run) {
     f.type = e.type();
     f.message = e.what();
   } catch (const std::exception& e) {
-    f.type = demangle(typeid(e).name());
+    f.type = type_name(typeid(e));
     f.message = e.what();
   } catch (...) {
     f.type = "unknown exception";

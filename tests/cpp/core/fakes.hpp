@@ -12,6 +12,7 @@
 #include "core/collector.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_sink.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope::testing {
 
@@ -69,8 +70,13 @@ class FakeEnvironment : public RunEnvironment {
     if (on_region) on_region();
   }
   void synchronize() override { ++syncs; }
+  void recover() override {
+    ++recoveries;
+    if (!sticky_error.empty()) throw Error(sticky_error);
+  }
   void after_run(const RunId&) override { ++after; }
-  int before = 0, syncs = 0, after = 0;
+  int before = 0, syncs = 0, after = 0, recoveries = 0;
+  std::string sticky_error;  // recover() throws it when set (an unusable device)
   std::vector<std::string> regions;  // annotation names, one per region entry
   std::function<void()> on_region;   // what the flush does (e.g. launch a kernel)
   std::vector<std::string>* events = nullptr;

@@ -98,6 +98,13 @@ TEST(CompareCommand, ABadThresholdIsNamed) {
             "such as 0.05.\n");
 }
 
+TEST(CompareCommand, AnUnwritableOutputIsNamed) {
+  const Files f;
+  const auto r = kscope_cli("compare " + f.base + " " + f.slower + " --csv /nonexistent/dir/c.csv");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "kscope: cannot write the comparison to '/nonexistent/dir/c.csv'\n");
+}
+
 TEST(CompareCommand, UsageErrorsExitTwo) {
   const Files f;
   EXPECT_EQ(kscope_cli("compare " + f.base).status, 2);               // NEW missing

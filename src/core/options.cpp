@@ -93,6 +93,12 @@ void check_auto_runs(const Options& o) {
     throw InvalidArgument("Invalid time_budget " + format_general(o.time_budget, 6) +
                           ". Expected seconds > 0 (measured time per config).");
   }
+  if (o.auto_runs && !o.resume.empty()) {
+    throw NotSupportedError(
+        "resume with runs='auto' is not supported: a resumed sweep keeps the configs its journal "
+        "holds with all `runs` runs, and a config of runs='auto' has as many as its stopping "
+        "rule took. Run the sweep again without resume, or with a fixed runs=.");
+  }
   if (o.auto_runs && o.tool != "cupti") {
     throw NotSupportedError(
         "runs='auto' needs the cupti tool: the stopping rule decides after each batch of runs "

@@ -46,6 +46,10 @@ def test_fixed_runs_are_not_auto(fake_engine):
      "CI95 half-width of 0.5 %."),
     ({"time_budget": 0}, InvalidArgumentError,
      "Invalid time_budget 0. Expected seconds > 0 (measured time per config)."),
+    ({"runs": "auto", "resume": "j.jsonl"}, NotSupportedError,
+     "resume with runs='auto' is not supported: a resumed sweep keeps the configs its journal "
+     "holds with all `runs` runs, and a config of runs='auto' has as many as its stopping rule "
+     "took. Run the sweep again without resume, or with a fixed runs=."),
     ({"runs": "auto", "tool": "ncu"}, NotSupportedError,
      "runs='auto' needs the cupti tool: the stopping rule decides after each batch of runs from "
      "the values measured so far, and tool 'ncu' hands its values to kscope only when the "

@@ -144,6 +144,12 @@ TEST(OptionsTest, AutoRunsCriteriaAreChecked) {
   o = {};
   o.auto_runs = true;
   EXPECT_NO_THROW(o.validate());
+  o.resume = "j.jsonl";
+  EXPECT_EQ(error_of<NotSupportedError>(o),
+            "resume with runs='auto' is not supported: a resumed sweep keeps the configs its "
+            "journal holds with all `runs` runs, and a config of runs='auto' has as many as its "
+            "stopping rule took. Run the sweep again without resume, or with a fixed runs=.");
+  o.resume.clear();
   o.tool = "ncu";
   EXPECT_EQ(error_of<NotSupportedError>(o),
             "runs='auto' needs the cupti tool: the stopping rule decides after each batch of runs "

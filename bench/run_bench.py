@@ -412,7 +412,11 @@ def time_to_precision(b: Bench) -> None:
               timeout=1200)
     if not r:
         return
+    ref = b.run("time_to_precision_ncu", [sys.executable, "bench/time_to_precision.py", "--ncu",
+                                          "--sizes", *sizes], timeout=1200)
     for size, tools in r[0].items():
+        if ref:
+            tools.update(ref[0].get(size, {}))
         label = f"a + b, {int(size):,} floats"
         for tool, got in tools.items():
             if "skipped" in got:

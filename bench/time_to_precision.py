@@ -2,7 +2,8 @@
 to report the mean GPU time of a kernel with a 95 % CI half-width of at most 0.5 % (or the noise
 floor it stops at), and the value it reports.
 
-    python3 bench/time_to_precision.py [--sizes 4194304 65536] [--ncu-runs 20]
+    python3 bench/time_to_precision.py [--sizes 4194304 65536]
+    python3 bench/time_to_precision.py --ncu [--sizes ...] [--ncu-runs 20]   # the reference
 
 Kernel: torch `a + b` of N floats (4M: ~12 us on an H200, 64K: ~1.5 us). Tools, in one process
 and this order, each timed once with time.perf_counter around its call:
@@ -12,7 +13,9 @@ and this order, each timed once with time.perf_counter around its call:
   `do_bench(fn, return_mode="all")` (its samples: mean and Student-t CI computed here);
 - `triton.testing.do_bench_cudagraph(fn)`;
 - `torch.utils.benchmark.Timer(...).adaptive_autorange()` (median; IQR / median as spread);
-- the reference: kscope with tool "ncu", a fixed `--ncu-runs` (ncu's gpu__time_duration.sum).
+- the reference, in its own invocation (`--ncu`: the ncu tool re-runs this program under ncu,
+  which must then run nothing else): kscope with tool "ncu", a fixed `--ncu-runs` (ncu's
+  gpu__time_duration.sum).
 
 Prints one JSON object: per size, per tool {value_us, rel_ci_pct, wall_ms, runs, note}. A tool
 that is not installed is reported as skipped, never guessed.
@@ -53,7 +56,7 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     return out, (time.perf_counter() - t0) * 1e3
 
 
-def measure(n: int, ncu_runs: int) -> dict[str, Any]:
+def measure(n: int) -> dict[str, Any]:
     import torch
 
     a = torch.ones(n, device="cuda")
@@ -100,6 +103,16 @@ def measure(n: int, ncu_runs: int) -> dict[str, Any]:
                                  "wall_ms": wall, "runs": len(m.times),
                                  "note": "median; spread is IQR/median, host-timed"}
 
+    return out
+
+
+def reference(n: int, ncu_runs: int) -> dict[str, Any]:
+    """kscope with the ncu tool: the value the others are compared with."""
+    import torch
+
+    a = torch.ones(n, device="cuda")
+    b = torch.ones(n, device="cuda")
+    out: dict[str, Any] = {}
     try:
         @kscope.analyze.kernel(configs=[(n,)], runs=ncu_runs, tool="ncu", cache_control="none",
                                thermal_mode="off", verbosity=kscope.VerbosityLevel.SILENT)
@@ -120,6 +133,7 @@ def measure(n: int, ncu_runs: int) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[4 << 20, 64 << 10])
+    parser.add_argument("--ncu", action="store_true", help="only the ncu reference")
     parser.add_argument("--ncu-runs", type=int, default=20)
     args = parser.parse_args()
     if not kscope.device_available():
@@ -130,7 +144,10 @@ def main() -> int:
     except ImportError as e:
         print(json.dumps({"skipped": f"torch not installed ({e})"}))
         return 0
-    print(json.dumps({str(n): measure(n, args.ncu_runs) for n in args.sizes}))
+    if args.ncu:
+        print(json.dumps({str(n): reference(n, args.ncu_runs) for n in args.sizes}))
+    else:
+        print(json.dumps({str(n): measure(n) for n in args.sizes}))
     return 0
 
 

@@ -401,6 +401,44 @@ def python_overhead(b: Bench) -> None:
         f.target, f.verdict = "<= 20", verdict(f.median, lambda x: x <= 20)
 
 
+def time_to_precision(b: Bench) -> None:
+    """Wall time until each tool reports the mean time of a ~12 us and a ~1.5 us kernel with a
+    CI95 half-width <= 0.5 % (or its noise floor), and the value it reports
+    (bench/time_to_precision.py). Targets: kscope's wall time <= 0.2 x the fastest peer's, its
+    value within 2 % of ncu's and of do_bench_cudagraph's."""
+    section = "6 time to a precise answer"
+    sizes = ["65536"] if b.smoke else [str(4 << 20), str(64 << 10)]
+    r = b.run("time_to_precision", [sys.executable, "bench/time_to_precision.py", "--sizes", *sizes],
+              timeout=1200)
+    if not r:
+        return
+    ref = b.run("time_to_precision_ncu", [sys.executable, "bench/time_to_precision.py", "--ncu",
+                                          "--sizes", *sizes], timeout=1200)
+    for size, tools in r[0].items():
+        if ref:
+            tools.update(ref[0].get(size, {}))
+        label = f"a + b, {int(size):,} floats"
+        for tool, got in tools.items():
+            if "skipped" in got:
+                b.skip(f"time_to_precision {size} {tool}", got["skipped"])
+                continue
+            note = (f"{fmt(got['value_us'])} us, CI95 +-{fmt(got['rel_ci_pct'])} %"
+                    f"{'' if got['runs'] is None else ', ' + str(got['runs']) + ' runs'}; {got['note']}")
+            b.add(section, f"{label}: {tool} wall time", "ms", [got["wall_ms"]], note=note)
+        mine = tools.get("kscope auto", {})
+        peers = [v["wall_ms"] for k, v in tools.items()
+                 if k not in ("kscope auto", "ncu reference") and "wall_ms" in v]
+        if "wall_ms" in mine and peers:
+            f = b.add(section, f"{label}: kscope wall / fastest peer's", "x", [mine["wall_ms"] / min(peers)])
+            f.target, f.verdict = "<= 0.2", verdict(f.median, lambda x: x <= 0.2)
+        for ref in ("ncu reference", "do_bench_cudagraph"):
+            other = tools.get(ref, {})
+            if "value_us" in mine and "value_us" in other:
+                f = b.add(section, f"{label}: kscope value / {ref}'s", "x",
+                          [mine["value_us"] / other["value_us"]])
+                f.target, f.verdict = "1 +- 2 %", verdict(f.median, lambda x: abs(x - 1) <= 0.02)
+
+
 # ---- environment and reports ---------------------------------------------------------------
 def environment() -> dict[str, str]:
     def out(argv: list[str]) -> str:
@@ -471,13 +509,14 @@ def main() -> int:
     t0 = time.perf_counter()
     ok, why = device_check(b)
     if ok:
-        for part in (timing_overhead, accuracy, stability, metrics, python_overhead, cold_regions):
+        for part in (timing_overhead, accuracy, stability, metrics, python_overhead, cold_regions,
+                     time_to_precision):
             print(f"[bench] {part.__name__} ...", flush=True)
             part(b)
     else:
         b.skipped.append(f"all GPU parts: {why}")
         print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "
-              f"overhead, cold regions): {why}", flush=True)
+              f"overhead, cold regions, time to a precise answer): {why}", flush=True)
         synthetic_check(b)
     text = table(b.figures)
     print(text)

@@ -1,6 +1,7 @@
 // kscope: command-line front of the engine. Subcommands are added in cli/<command>.cpp and
 // registered below. Exit codes (docs/errors.md): 0 success, 1 an error kscope reports (bad input
-// file, failed tool, ...), 2 a usage error (unknown subcommand or option, missing argument).
+// file, failed tool, ...), 2 a usage error (unknown subcommand or option, missing argument), 3
+// `kscope compare --threshold` found a regression.
 
 #include <CLI/CLI.hpp>
 
@@ -9,6 +10,8 @@
 #include <string>
 
 #include "check_metrics.hpp"
+#include "compare.hpp"
+#include "exit_status.hpp"
 #include "import_ncu.hpp"
 #include "kscope/kscope.hpp"
 #include "merge.hpp"
@@ -45,7 +48,9 @@ int main(int argc, char** argv) {
                ": benchmark GPU kernels and collect their profiling metrics"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("kscope ") + kscope::version());
-  app.footer("Exit status: 0 success, 1 error (bad input file, failed tool), 2 usage error.");
+  app.footer(
+      "Exit status: 0 success, 1 error (bad input file, failed tool), 2 usage error, 3 compare "
+      "found a row SLOWER beyond --threshold.");
 
   auto* show = app.add_subcommand("show", "Print a saved result (JSON) or journal (.jsonl) as a table");
   std::string path;
@@ -59,6 +64,7 @@ int main(int argc, char** argv) {
   kscope::cli::add_check_metrics(app);
   kscope::cli::add_import_ncu(app);
   kscope::cli::add_merge(app);
+  kscope::cli::add_compare(app);
 
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "kscope: unknown subcommand '" << unknown << "' (expected one of: "
@@ -70,6 +76,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version end parsing with code 0; every other parse error is a usage error.
     return app.exit(e) == 0 ? 0 : kExitUsage;
+  } catch (const kscope::cli::ExitStatus& status) {
+    return status.code;
   } catch (const kscope::Error& e) {
     std::cerr << "kscope: " << e.what() << "\n";
     return kExitError;

@@ -3,6 +3,7 @@
 /// Umbrella header: everything a kscope user needs.
 
 #include "kscope/annotation.hpp"
+#include "kscope/compare.hpp"
 #include "kscope/config.hpp"
 #include "kscope/errors.hpp"
 #include "kscope/ncu_import.hpp"

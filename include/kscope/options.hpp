@@ -70,6 +70,19 @@ inline constexpr const char* kTimeMetric = "gpu__time_duration.sum";
 struct Options {
   /// Measured repetitions per config (>= 1).
   int runs = 1;
+  /// Adaptive run count (Python runs="auto"; docs/options.md, "Adaptive runs"): `runs` is ignored
+  /// and each config takes batches of measured runs until every (annotation, metric) of it has a
+  /// CI95 half-width within target_rel_ci of its mean, max_runs are done, time_budget is spent, or
+  /// more runs stop narrowing the interval (the noise floor). Tool "cupti" only.
+  bool auto_runs = false;
+  /// auto_runs: the CI95 half-width to reach, as a fraction of the mean (0.005: 0.5 %), > 0.
+  double target_rel_ci = 0.005;
+  /// auto_runs: measured runs of the first batch, and the fewest per config (>= 2).
+  int min_runs = 5;
+  /// auto_runs: the most measured runs per config (>= min_runs).
+  int max_runs = 10000;
+  /// auto_runs: seconds of measured runs per config after which no further batch starts (> 0).
+  double time_budget = 1.0;
   /// Unmeasured repetitions per config before the measured ones (>= 0). Kernels launched in
   /// warm-up runs are discarded; use them for autotuning, caches and lazy initialisation.
   int warmup_runs = 0;

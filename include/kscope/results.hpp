@@ -171,8 +171,13 @@ struct ProcessedRow {
   double temp_c_max = std::numeric_limits<double>::quiet_NaN();     ///< TempC_Max: highest die temperature, degC
   double power_w_avg = std::numeric_limits<double>::quiet_NaN();    ///< PowerW_Avg: mean power draw, W
   double throttled = std::numeric_limits<double>::quiet_NaN();      ///< Throttled: fraction of runs with a kSlowdownReasons bit set before or after
-  double ci95_lower = 0;           ///< AvgValue - 1.96 StdDev / sqrt(NumRuns), before normalising
-  double ci95_upper = 0;           ///< AvgValue + 1.96 StdDev / sqrt(NumRuns), before normalising
+  double median = std::numeric_limits<double>::quiet_NaN();  ///< Median of the runs, before normalising
+  double q1 = std::numeric_limits<double>::quiet_NaN();      ///< Q1: 25 % quantile (linear), before normalising
+  double q3 = std::numeric_limits<double>::quiet_NaN();      ///< Q3: 75 % quantile (linear), before normalising
+  /// AvgValue - t(0.975, NumRuns - 1) StdDev / sqrt(NumRuns) (Student's t, not nsight-python's
+  /// 1.96), before normalising
+  double ci95_lower = 0;
+  double ci95_upper = 0;           ///< AvgValue + t(0.975, NumRuns - 1) StdDev / sqrt(NumRuns)
   double rel_stddev_pct = 0;       ///< 100 StdDev / |mean|; NaN when undefined
   std::optional<bool> stable;      ///< RelativeStdDevPct < 2; nullopt when undefined
   std::optional<std::string> normalized;      ///< baseline annotation; nullopt: not normalised
@@ -180,11 +185,24 @@ struct ProcessedRow {
   double geomean = 0;              ///< geometric mean of AvgValue over the annotation's configs
   /// Info collectors' columns, one per processed_info_columns(Results::info_columns()): the
   /// group's first value, or <name>_Avg/_Std/_Min/_Max of an aggregated collector (placed after
-  /// Throttled in CSV and DataFrame).
+  /// Q3 in CSV and DataFrame).
   std::vector<InfoValue> info{};
   /// Error: describe() of the config's ConfigFailure; nullopt for a measured config. The column
   /// exists in CSV and DataFrame only when some config failed.
   std::optional<std::string> error;
+  /// StopReason: why the config stopped taking runs under Options::auto_runs ("target",
+  /// "max_runs", "time_budget", "noise_floor", "no_values"); empty with a fixed run count.
+  std::string stop_reason;
+};
+
+/// How one config ended under Options::auto_runs (Results::Data::stops, the journal's "stop"
+/// lines, the JSON result's "stops").
+struct ConfigStop {
+  std::size_t config = 0;   ///< index into Results::configs()
+  std::size_t runs = 0;     ///< measured runs it took
+  std::string reason;       ///< "target", "max_runs", "time_budget", "noise_floor", "no_values"
+  double rel_ci = std::numeric_limits<double>::quiet_NaN();  ///< widest CI95 half-width / |mean| at the stop
+  double seconds = 0;       ///< wall time of its measured runs
 };
 
 /**
@@ -211,6 +229,7 @@ class Results {
     std::vector<RunTelemetry> telemetry;  ///< one entry per measured run (empty without NVML)
     std::vector<Finding> findings;        ///< tool "sanitizer": what it found (empty: clean)
     std::vector<ConfigFailure> failures;  ///< configs that threw with on_config_error "skip"
+    std::vector<ConfigStop> stops;        ///< Options::auto_runs: how each config ended
     std::vector<InfoColumn> info_columns;  ///< one per info collector (Options::info_collectors)
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
@@ -230,6 +249,8 @@ class Results {
   [[nodiscard]] const std::vector<RawRow>& raw() const { return d_.raw; }
   [[nodiscard]] const std::vector<ProcessedRow>& processed() const { return d_.processed; }
   [[nodiscard]] const std::vector<RunTelemetry>& telemetry() const { return d_.telemetry; }
+  /// Options::auto_runs: how each config ended (empty with a fixed run count).
+  [[nodiscard]] const std::vector<ConfigStop>& stops() const { return d_.stops; }
   /// The info collectors' columns (docs/info-collectors.md); empty without collectors.
   [[nodiscard]] const std::vector<InfoColumn>& info_columns() const { return d_.info_columns; }
   /// Tool "sanitizer": every problem compute-sanitizer found, in the order found.

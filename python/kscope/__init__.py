@@ -17,7 +17,8 @@ decorators), :mod:`~kscope.annotation`, :mod:`~kscope.collection` (``core``: the
 ``ProfileResults``), :mod:`~kscope.extraction` (derived metrics), :mod:`~kscope.transformation`
 (DataFrames), :mod:`~kscope.visualization` (plots), :mod:`~kscope.info_collector`,
 :mod:`~kscope.thermovision`, :mod:`~kscope.tools_manager`, :mod:`~kscope.exceptions`,
-:mod:`~kscope.experimental`, :mod:`~kscope.utils`; and kscope's :mod:`~kscope.sanitize`. See
+:mod:`~kscope.experimental`, :mod:`~kscope.utils`; and kscope's :mod:`~kscope.sanitize` and
+:mod:`~kscope.comparison` (:func:`compare`). See
 docs/python.md.
 """
 
@@ -29,6 +30,7 @@ from . import (
     analyze,
     annotation,
     collection,
+    comparison,
     experimental,
     extraction,
     info_collector,
@@ -40,6 +42,7 @@ from . import (
 )
 from .annotation import annotate
 from .collection.core import ProfileResults, load, load_ncu
+from .comparison import Comparison, compare
 from .info_collector import CollectionScope, InfoCollector
 from .sanitize import sanitize
 from .tools_manager import Tool, activate, deactivate, get_active_tool
@@ -55,6 +58,7 @@ __version__: str = _native.version()
 
 __all__ = [
     "CollectionScope",
+    "Comparison",
     "InfoCollector",
     "ProfileResults",
     "Tool",
@@ -65,6 +69,8 @@ __all__ = [
     "annotation",
     "col_panel",
     "collection",
+    "compare",
+    "comparison",
     "deactivate",
     "device_available",
     "device_unavailable_reason",

@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "check-metrics": "check metric names against a chip's catalogue, count replay passes",
     "import-ncu": "read an Nsight Compute report (.ncu-rep or raw CSV) as kscope results",
     "merge": "join the shards of one sweep (results or journals) into one result",
+    "compare": "compare two results row by row: ratio, its CI and a FASTER/SLOWER verdict",
 }
 
 ENVIRONMENT_VARIABLE = "KSCOPE_CLI"

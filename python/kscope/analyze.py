@@ -42,7 +42,7 @@ def kernel(
     /,
     *,
     configs: Iterable[Any] | None = ...,
-    runs: int = ...,
+    runs: int | Literal["auto"] = ...,
     derive_metric: Callable[..., Any] | None = ...,
     normalize_against: str | None = ...,
     verbosity: VerbosityLevel = ...,
@@ -64,6 +64,10 @@ def kernel(
     info_collectors: Sequence[Any] | None = ...,
     tool: Tool | ToolName | None = ...,
     warmup_runs: int = ...,
+    target_rel_ci: float = ...,
+    min_runs: int = ...,
+    max_runs: int = ...,
+    time_budget: float = ...,
     on_config_error: OnConfigError = ...,
     resume: str | os.PathLike[str] | None = ...,
     ncu_part_seconds: float = ...,
@@ -77,7 +81,7 @@ def kernel(
     /,
     *,
     configs: Iterable[Any] | None = None,
-    runs: int = 1,
+    runs: int | Literal["auto"] = 1,
     derive_metric: Callable[..., Any] | None = None,
     normalize_against: str | None = None,
     verbosity: VerbosityLevel = VerbosityLevel.INFO,
@@ -99,6 +103,10 @@ def kernel(
     info_collectors: Sequence[Any] | None = None,
     tool: Tool | ToolName | None = None,
     warmup_runs: int = 0,
+    target_rel_ci: float = 0.005,
+    min_runs: int = 5,
+    max_runs: int = 10000,
+    time_budget: float = 1.0,
     on_config_error: OnConfigError = "raise",
     resume: str | os.PathLike[str] | None = None,
     ncu_part_seconds: float = 60.0,
@@ -116,7 +124,11 @@ def kernel(
     Args:
         configs: configurations; each a sequence of argument values, or a scalar for a
             function with one parameter. Any iterable (generators and ranges too).
-        runs: measured repetitions per config.
+        runs: measured repetitions per config, or (kscope) ``"auto"``: batches of runs per
+            config until the CI95 half-width of every (annotation, metric) mean is within
+            ``target_rel_ci`` of it, ``max_runs`` are done, ``time_budget`` is spent or more
+            runs stop narrowing it; the ``StopReason`` column says which (cupti tool only;
+            docs/options.md, "Adaptive runs").
         derive_metric: ``f(*metric_values, *config_values)`` returning a value, a
             ``(value, unit)`` tuple or a dict of them: extra metrics per run.
         normalize_against: annotation whose AvgValue divides every other's.
@@ -153,6 +165,12 @@ def kernel(
             ``kscope.experimental.collect(scope=...)``; see docs/info-collectors.md.
         tool: :class:`Tool` for this function; None: the active tool, else CUPTI.
         warmup_runs: (kscope) unmeasured runs per config before the measured ones.
+        target_rel_ci: (kscope) ``runs="auto"``: the CI95 half-width to reach, as a fraction
+            of the mean (0.005: 0.5 %).
+        min_runs: (kscope) ``runs="auto"``: runs of the first batch, the fewest per config.
+        max_runs: (kscope) ``runs="auto"``: the most runs per config.
+        time_budget: (kscope) ``runs="auto"``: seconds of measured runs per config after which
+            no further batch starts.
         on_config_error: (kscope) ``"raise"`` (default): an exception of the function ends the
             sweep and propagates; ``"skip"``: the config is recorded as failed (its type and
             text in ``ProfileResults.failed_configs`` and the ``Error`` column) and the sweep
@@ -179,6 +197,10 @@ def kernel(
         configs=configs,
         runs=runs,
         warmup_runs=warmup_runs,
+        target_rel_ci=target_rel_ci,
+        min_runs=min_runs,
+        max_runs=max_runs,
+        time_budget=time_budget,
         derive_metric=derive_metric,
         normalize_against=normalize_against,
         verbosity=verbosity,

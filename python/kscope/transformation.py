@@ -67,7 +67,8 @@ def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
 def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """One row per (annotation, metric, config): ``Annotation, Metric, <parameters>,
     AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
-    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, <info collectors>,
+    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, Median, Q1, Q3,
+    <info collectors>,
     CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement, Normalized,
     [NormalizationValue], Geomean, [Error]`` (docs/output-schema.md); an info collector's columns are
     ``<name>`` or ``<name>_Avg/_Std/_Min/_Max`` (docs/info-collectors.md)."""
@@ -97,6 +98,10 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
             "TempC_Max": np.array([p.temp_c_max for p in processed], dtype=float),
             "PowerW_Avg": np.array([p.power_w_avg for p in processed], dtype=float),
             "Throttled": np.array([p.throttled for p in processed], dtype=float),
+            # kscope's quantiles of the runs (linear interpolation, before normalisation).
+            "Median": np.array([p.median for p in processed], dtype=float),
+            "Q1": np.array([p.q1 for p in processed], dtype=float),
+            "Q3": np.array([p.q3 for p in processed], dtype=float),
         }
     )
     info_names = native.processed_info_columns(results.info_columns)
@@ -122,7 +127,23 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
     columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
     if results.failed_configs:
         columns["Error"] = _object_column([p.error for p in processed])
+    if results.stops:  # runs="auto"
+        columns["StopReason"] = [p.stop_reason or None for p in processed]
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
+
+
+def stops_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """``runs="auto"``: one row per config, ``<parameters>, Runs, StopReason, RelCI95,
+    Seconds`` (docs/options.md, "Adaptive runs"); empty with a fixed run count."""
+    stops = list(results.stops)
+    columns: dict[str, Any] = dict(
+        _parameter_columns(results.parameters, rows, [s.config for s in stops])
+    )
+    columns["Runs"] = np.array([s.runs for s in stops], dtype=np.int64)
+    columns["StopReason"] = [str(s.reason) for s in stops]
+    columns["RelCI95"] = np.array([s.rel_ci for s in stops], dtype=float)
+    columns["Seconds"] = np.array([s.seconds for s in stops], dtype=float)
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(stops)))
 
 
 def raw_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:

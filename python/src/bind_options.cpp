@@ -65,6 +65,12 @@ void bind_options(nb::module_& m) {
                           "checks them all before any GPU work.")
           .def(nb::init<>())
           .def_rw("runs", &Options::runs, "measured repetitions per config (>= 1)")
+          .def_rw("auto_runs", &Options::auto_runs, "adaptive run count (Python runs='auto')")
+          .def_rw("target_rel_ci", &Options::target_rel_ci,
+                  "auto_runs: CI95 half-width to reach, fraction of the mean")
+          .def_rw("min_runs", &Options::min_runs, "auto_runs: first batch, fewest runs")
+          .def_rw("max_runs", &Options::max_runs, "auto_runs: most runs per config")
+          .def_rw("time_budget", &Options::time_budget, "auto_runs: seconds per config")
           .def_rw("warmup_runs", &Options::warmup_runs,
                   "unmeasured repetitions per config before the measured ones (>= 0)")
           .def_rw("metrics", &Options::metrics, "metric names")

@@ -59,6 +59,15 @@ void bind_results(nb::module_& m) {
       .def_rw("age_ms", &TelemetrySample::age_ms,
               "how old the reading was when the run began (before) / ended (after), ms");
 
+  nb::class_<ConfigStop>(m, "ConfigStop", "How one config ended under runs='auto'.")
+      .def(nb::init<>())
+      .def_rw("config", &ConfigStop::config, "index into Results.configs")
+      .def_rw("runs", &ConfigStop::runs, "measured runs it took")
+      .def_rw("reason", &ConfigStop::reason,
+              "'target', 'max_runs', 'time_budget', 'noise_floor' or 'no_values'")
+      .def_rw("rel_ci", &ConfigStop::rel_ci, "widest CI95 half-width / |mean| at the stop")
+      .def_rw("seconds", &ConfigStop::seconds, "wall time of its measured runs");
+
   nb::class_<RunTelemetry>(m, "RunTelemetry",
                            "Telemetry of one measured run: readings before and after it.")
       .def(nb::init<>())
@@ -85,6 +94,9 @@ void bind_results(nb::module_& m) {
       .def_rw("temp_c_max", &ProcessedRow::temp_c_max, "TempC_Max (NaN without NVML)")
       .def_rw("power_w_avg", &ProcessedRow::power_w_avg, "PowerW_Avg (NaN without NVML)")
       .def_rw("throttled", &ProcessedRow::throttled, "Throttled: fraction of runs slowed down")
+      .def_rw("median", &ProcessedRow::median, "Median of the runs")
+      .def_rw("q1", &ProcessedRow::q1, "Q1: 25 % quantile of the runs")
+      .def_rw("q3", &ProcessedRow::q3, "Q3: 75 % quantile of the runs")
       .def_rw("ci95_lower", &ProcessedRow::ci95_lower)
       .def_rw("ci95_upper", &ProcessedRow::ci95_upper)
       .def_rw("rel_stddev_pct", &ProcessedRow::rel_stddev_pct)
@@ -92,6 +104,8 @@ void bind_results(nb::module_& m) {
       .def_rw("normalized", &ProcessedRow::normalized)
       .def_rw("normalization_value", &ProcessedRow::normalization_value)
       .def_rw("geomean", &ProcessedRow::geomean)
+      .def_rw("stop_reason", &ProcessedRow::stop_reason,
+              "runs='auto': why the config stopped ('' with a fixed run count)")
       .def_rw("info", &ProcessedRow::info,
               "info collectors' columns, one per processed_info_columns(Results.info_columns)")
       .def_rw("error", &ProcessedRow::error,
@@ -117,6 +131,7 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("raw", &Results::raw)
       .def_prop_ro("processed", &Results::processed)
       .def_prop_ro("telemetry", &Results::telemetry, "One RunTelemetry per measured run.")
+      .def_prop_ro("stops", &Results::stops, "runs='auto': one ConfigStop per config.")
       .def_prop_ro("info_columns", &Results::info_columns,
                    "One InfoColumn per info collector (empty without collectors).")
       .def_prop_ro("metadata", &Results::metadata)

@@ -19,6 +19,7 @@ Results::Data session_data(std::string_view name, int id, const Options& options
 void fill_tables(Session::Output out, const Logger& log, Results::Data* d) {
   log.info("Processing profiled data");
   d->failures = std::move(out.failures);
+  d->stops = std::move(out.stops);
   build_tables(std::move(out.records), std::move(out.runs), d);
   if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));
 }

@@ -95,7 +95,9 @@ const std::vector<std::string>& reserved_column_names() {
         "CI95_Upper", "RelativeStdDevPct", "StableMeasurement", "Geomean", "Normalized",
         "NormalizationValue",
         // kscope's telemetry columns of the processed table
-        "ClockMHz_Min", "TempC_Max", "PowerW_Avg", "Throttled"};
+        "ClockMHz_Min", "TempC_Max", "PowerW_Avg", "Throttled",
+        // kscope's quantile columns of the processed table
+        "Median", "Q1", "Q3"};
     std::sort(v.begin(), v.end());
     return v;
   }();

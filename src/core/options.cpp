@@ -75,6 +75,41 @@ void check_sanitizer_options(const Options& o) {
   }
 }
 
+// The criteria of auto_runs; checked whatever auto_runs, like the sanitizer options.
+void check_auto_runs(const Options& o) {
+  if (!(o.target_rel_ci > 0 && o.target_rel_ci < 1)) {
+    throw InvalidArgument("Invalid target_rel_ci " + format_general(o.target_rel_ci, 6) +
+                          ". Expected a fraction of the mean between 0 and 1, e.g. 0.005 for a "
+                          "CI95 half-width of 0.5 %.");
+  }
+  if (o.min_runs < 2) {
+    throw InvalidArgument("Invalid min_runs " + std::to_string(o.min_runs) +
+                          ". Expected an integer >= 2 (a confidence interval needs two runs).");
+  }
+  if (o.max_runs < o.min_runs) {
+    throw InvalidArgument("Invalid max_runs " + std::to_string(o.max_runs) +
+                          ": it must be at least min_runs (" + std::to_string(o.min_runs) + ").");
+  }
+  if (!(o.time_budget > 0)) {
+    throw InvalidArgument("Invalid time_budget " + format_general(o.time_budget, 6) +
+                          ". Expected seconds > 0 (measured time per config).");
+  }
+  if (o.auto_runs && !o.resume.empty()) {
+    throw NotSupportedError(
+        "resume with runs='auto' is not supported: a resumed sweep keeps the configs its journal "
+        "holds with all `runs` runs, and a config of runs='auto' has as many as its stopping "
+        "rule took. Run the sweep again without resume, or with a fixed runs=.");
+  }
+  if (o.auto_runs && o.tool != "cupti") {
+    throw NotSupportedError(
+        "runs='auto' needs the cupti tool: the stopping rule decides after each batch of runs "
+        "from the values measured so far, and tool '" + o.tool +
+        "' hands its values to kscope only when the re-executed program has ended "
+        "(docs/options.md, \"Adaptive runs\"). Use a fixed runs= with tool '" + o.tool +
+        "', or tool 'cupti'.");
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& allowed_values(std::string_view option) {
@@ -94,6 +129,7 @@ void Options::validate() const {
     throw InvalidArgument("Invalid warmup_runs " + std::to_string(warmup_runs) +
                           ". Expected an integer >= 0.");
   }
+  check_auto_runs(*this);
   check_enum("tool", tool);
   check_enum("cache_control", cache_control);
   check_enum("clock_control", clock_control);

@@ -21,6 +21,7 @@ void build_tables(std::vector<KernelRecord> records, std::vector<RunLog> runs, R
   add_telemetry_columns(d->processed, summarize_telemetry(d->telemetry));
   add_failure_rows(d->failures, opt.metrics, processed_info_columns(d->info_columns).size(),
                    &d->processed);
+  apply_stops(d->stops, d->processed);
 }
 
 }  // namespace kscope

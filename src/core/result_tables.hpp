@@ -12,8 +12,8 @@
 namespace kscope {
 
 /// Fills d->raw, d->processed and d->info_columns from `records` and `runs` with d->options,
-/// d->configs, d->telemetry and d->failures (the runs and records of failed configs are dropped
-/// first). Throws ExtractionError when the kernels do not follow the attribution rules.
+/// d->configs, d->telemetry, d->failures (the runs and records of failed configs are dropped
+/// first) and d->stops (the StopReason of runs="auto"). Throws ExtractionError when the kernels do not follow the attribution rules.
 void build_tables(std::vector<KernelRecord> records, std::vector<RunLog> runs, Results::Data* d);
 
 }  // namespace kscope

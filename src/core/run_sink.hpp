@@ -17,6 +17,8 @@ class RunSink {
   virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
   /// A config failed with Options::on_config_error "skip"; must be durable when it returns.
   virtual void append_failure(const ConfigFailure& failure) = 0;
+  /// Options::auto_runs: config `stop.config` took its last run (after its runs were appended).
+  virtual void config_stopped(const ConfigStop& stop) { (void)stop; }
   /// The session ended; `error` is empty on success.
   virtual void close(const std::string& error) = 0;
 };

@@ -4,6 +4,7 @@
 // collectors at their scopes, progress on the console, and finished runs streamed to the
 // journal.
 
+#include <chrono>
 #include <functional>
 #include <vector>
 
@@ -12,10 +13,12 @@
 #include "core/info_collection.hpp"
 #include "core/session_phases.hpp"
 #include "core/logger.hpp"
+#include "core/progress.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_sink.hpp"
 #include "kscope/config.hpp"
 #include "kscope/profile.hpp"
+#include "kscope/results.hpp"
 
 namespace kscope {
 
@@ -28,6 +31,7 @@ class Session {
     /// Configs whose benchmark threw with on_config_error "skip" (their runs and records are
     /// still in `runs` and `records`, as in the journal; drop_failed_configs() removes them).
     std::vector<ConfigFailure> failures;
+    std::vector<ConfigStop> stops;  ///< Options::auto_runs: how each config ended
   };
 
   /// `sink` may be null (no journal).
@@ -49,6 +53,12 @@ class Session {
   void end_failed_run(const RunId& run, int pass, const Config& config,
                       const ConfigFailure& failure);
   void flush_to_sink(Output& out, bool final_records);
+  /// Options::auto_runs: the measured runs of config `c` in batches until the stopping rule
+  /// stops them (session_adaptive.cpp).
+  /// Returns when it last handed runs to the sink.
+  std::chrono::steady_clock::time_point run_adaptive(std::size_t c, const Config& config,
+                                                     const Benchmark& fn, const Options& opt,
+                                                     Output& out, Progress& progress);
 
   Collector& collector_;
   RunEnvironment& env_;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/student_t.hpp"
+
 namespace kscope::stats {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -24,6 +26,7 @@ Summary summarize(const std::vector<double>& values) {
   s.count = v.size();
   if (v.empty()) {
     s.mean = s.stddev = s.min = s.max = s.ci95_lower = s.ci95_upper = s.rel_stddev_pct = kNaN;
+    s.median = s.q1 = s.q3 = kNaN;
     return s;
   }
   double sum = 0;
@@ -38,7 +41,10 @@ Summary summarize(const std::vector<double>& values) {
   } else {
     s.stddev = kNaN;
   }
-  const double half = 1.96 * s.stddev / std::sqrt(static_cast<double>(v.size()));
+  s.median = quantile(v, 0.5);
+  s.q1 = quantile(v, 0.25);
+  s.q3 = quantile(v, 0.75);
+  const double half = ci95_half_width(s.stddev, v.size());
   s.ci95_lower = s.mean - half;
   s.ci95_upper = s.mean + half;
   if (s.mean == 0 || std::isnan(s.stddev) || std::isnan(s.mean)) {
@@ -64,6 +70,23 @@ double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double quantile(std::vector<double> values, double q) {
+  values = without_nan(values);
+  if (values.empty() || !(q >= 0) || !(q <= 1)) return kNaN;
+  std::sort(values.begin(), values.end());
+  const double pos = q * static_cast<double>(values.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, values.size() - 1);
+  const double frac = pos - static_cast<double>(lo);
+  return values[lo] + frac * (values[hi] - values[lo]);
+}
+
+double ci95_half_width(double stddev, std::size_t count) {
+  if (count < 2 || std::isnan(stddev)) return kNaN;
+  const double n = static_cast<double>(count);
+  return student_t_quantile(0.975, n - 1) * stddev / std::sqrt(n);
 }
 
 }  // namespace kscope::stats

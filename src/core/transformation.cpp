@@ -119,6 +119,9 @@ std::vector<ProcessedRow> aggregate(const std::vector<RawRow>& raw,
     p.num_runs = s.count;
     p.kernel = rows.front()->kernel;
     p.unit = rows.front()->unit;
+    p.median = s.median;
+    p.q1 = s.q1;
+    p.q3 = s.q3;
     p.ci95_lower = s.ci95_lower;
     p.ci95_upper = s.ci95_upper;
     p.rel_stddev_pct = s.rel_stddev_pct;
@@ -157,6 +160,16 @@ std::vector<ProcessedRow> aggregate(const std::vector<RawRow>& raw,
   for (const auto& p : out) per_series[{p.annotation, p.metric}].push_back(p.avg);
   for (auto& p : out) p.geomean = stats::geomean(per_series[{p.annotation, p.metric}]);
   return out;
+}
+
+void apply_stops(const std::vector<ConfigStop>& stops, std::vector<ProcessedRow>& rows) {
+  if (stops.empty()) return;
+  std::map<std::size_t, std::string> reason;
+  for (const auto& s : stops) reason[s.config] = s.reason;
+  for (auto& p : rows) {
+    const auto it = reason.find(p.config);
+    if (it != reason.end()) p.stop_reason = it->second;
+  }
 }
 
 }  // namespace kscope

@@ -73,12 +73,16 @@ void write_raw_csv(const Results& results, std::ostream& out) {
 void write_processed_csv(const Results& results, std::ostream& out) {
   const auto& m = results.metadata();
   bool normalized = false;
-  for (const auto& p : results.processed()) normalized = normalized || p.normalized.has_value();
+  bool stopped = false;  // auto_runs: the StopReason column, last
+  for (const auto& p : results.processed()) {
+    normalized = normalized || p.normalized.has_value();
+    stopped = stopped || !p.stop_reason.empty();
+  }
   std::vector<std::string> header = {"Annotation", "Metric"};
   for (const auto& p : results.parameters()) header.push_back(p);
   for (const char* c : {"AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU",
                         "Host", "ComputeClock", "MemoryClock", "Unit", "ClockMHz_Min", "TempC_Max",
-                        "PowerW_Avg", "Throttled"}) {
+                        "PowerW_Avg", "Throttled", "Median", "Q1", "Q3"}) {
     header.emplace_back(c);
   }
   const auto info_columns = processed_info_columns(results.info_columns());
@@ -91,6 +95,7 @@ void write_processed_csv(const Results& results, std::ostream& out) {
   header.emplace_back("Geomean");
   const bool failed = !results.failed_configs().empty();
   if (failed) header.emplace_back("Error");
+  if (stopped) header.emplace_back("StopReason");
   write_row(out, header);
   for (const auto& p : results.processed()) {
     std::vector<std::string> f = {p.annotation, p.metric};
@@ -99,7 +104,8 @@ void write_processed_csv(const Results& results, std::ostream& out) {
              num(p.avg), num(p.stddev), num(p.min), num(p.max), std::to_string(p.num_runs),
              p.kernel, m.gpu, m.host, std::to_string(m.compute_clock),
              std::to_string(m.memory_clock), p.unit.value_or(""), num(p.clock_mhz_min),
-             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled)}) {
+             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled), num(p.median), num(p.q1),
+             num(p.q3)}) {
       f.push_back(std::move(v));
     }
     append_info(p.info, info_columns.size(), &f);
@@ -112,6 +118,7 @@ void write_processed_csv(const Results& results, std::ostream& out) {
     if (normalized) f.push_back(p.normalization_value ? num(*p.normalization_value) : "");
     f.push_back(num(p.geomean));
     if (failed) f.push_back(p.error.value_or(""));
+    if (stopped) f.push_back(p.stop_reason);
     write_row(out, f);
   }
 }

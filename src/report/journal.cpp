@@ -74,6 +74,12 @@ void JournalWriter::append_failure(const ConfigFailure& failure) {
   write_line(to_text(Json{{"kind", "failed"}, {"failure", to_json(failure)}}));
 }
 
+void JournalWriter::config_stopped(const ConfigStop& stop) {
+  Json line = to_json(stop);
+  line["kind"] = "stop";
+  write_line(to_text(line));
+}
+
 void JournalWriter::close(const std::string& error) {
   if (!file_) return;
   write_line(to_text(Json{{"kind", "end"}, {"error", error}}));
@@ -175,10 +181,13 @@ JournalContents read_journal(const std::string& path) {
         ConfigFailure failure = config_failure_from_json(field.at("failure"));
         check_config_index(field.at("failure"), failure.config, d.configs.size());
         d.failures.push_back(std::move(failure));
+      } else if (kind == "stop") {
+        d.stops.push_back(config_stop_from_json(field));
+        check_config_index(field, d.stops.back().config, d.configs.size());
       } else if (kind == "end") {
         ended_ok = field.value("error", std::string()).empty();
       } else {
-        field.at("kind").fail("\"runs\", \"metadata\", \"findings\", \"failed\" or \"end\"");
+        field.at("kind").fail("\"runs\", \"metadata\", \"findings\", \"failed\", \"stop\" or \"end\"");
       }
     } catch (const FileFormatError& e) {
       if (line_no == 1) throw FileFormatError(where + " " + e.what());

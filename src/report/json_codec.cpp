@@ -66,6 +66,11 @@ Value value_from_json(const JsonField& field) {
 
 Json to_json(const Options& o) {
   Json j{{"runs", o.runs},
+              {"auto_runs", o.auto_runs},
+              {"target_rel_ci", o.target_rel_ci},
+              {"min_runs", o.min_runs},
+              {"max_runs", o.max_runs},
+              {"time_budget", o.time_budget},
               {"warmup_runs", o.warmup_runs},
               {"metrics", o.metrics},
               {"tool", o.tool},
@@ -109,6 +114,11 @@ Json to_json(const Options& o) {
 
 void options_from_json(const JsonField& j, Options* o) {
   o->runs = j.value("runs", o->runs);
+  o->auto_runs = j.value("auto_runs", o->auto_runs);
+  o->target_rel_ci = j.value("target_rel_ci", o->target_rel_ci);
+  o->min_runs = j.value("min_runs", o->min_runs);
+  o->max_runs = j.value("max_runs", o->max_runs);
+  o->time_budget = j.value("time_budget", o->time_budget);
   o->warmup_runs = j.value("warmup_runs", o->warmup_runs);
   o->metrics = j.value("metrics", o->metrics);
   o->tool = j.value("tool", o->tool);
@@ -321,6 +331,9 @@ Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) 
               {"TempC_Max", number(p.temp_c_max)},
               {"PowerW_Avg", number(p.power_w_avg)},
               {"Throttled", number(p.throttled)},
+              {"Median", number(p.median)},
+              {"Q1", number(p.q1)},
+              {"Q3", number(p.q3)},
               {"CI95_Lower", number(p.ci95_lower)},
               {"CI95_Upper", number(p.ci95_upper)},
               {"RelativeStdDevPct", number(p.rel_stddev_pct)},
@@ -331,6 +344,7 @@ Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) 
               {"Geomean", number(p.geomean)}};
   if (!info_names.empty()) j["info"] = info_to_json(p.info, info_names);
   if (p.error) j["Error"] = *p.error;
+  if (!p.stop_reason.empty()) j["StopReason"] = p.stop_reason;
   return j;
 }
 
@@ -351,6 +365,10 @@ ProcessedRow processed_row_from_json(const JsonField& j,
   p.temp_c_max = j.value("TempC_Max", kNaN);
   p.power_w_avg = j.value("PowerW_Avg", kNaN);
   p.throttled = j.value("Throttled", kNaN);
+  // Absent in files written before kscope reported quantiles.
+  p.median = j.value("Median", kNaN);
+  p.q1 = j.value("Q1", kNaN);
+  p.q3 = j.value("Q3", kNaN);
   p.ci95_lower = number_from(j.at("CI95_Lower"));
   p.ci95_upper = number_from(j.at("CI95_Upper"));
   p.rel_stddev_pct = number_from(j.at("RelativeStdDevPct"));
@@ -366,6 +384,7 @@ ProcessedRow processed_row_from_json(const JsonField& j,
   p.geomean = number_from(j.at("Geomean"));
   p.info = info_from_json(j, info_names);
   p.error = j.optional<std::string>("Error");
+  p.stop_reason = j.value("StopReason", std::string());
   return p;
 }
 
@@ -620,6 +639,21 @@ void header_from_json(const JsonField& j, Results::Data* d) {
   if (const auto metadata = j.find("metadata")) d->metadata = metadata_from_json(*metadata);
   d->parameters = j.value("parameters", std::vector<std::string>{});
   d->configs = configs_from_json(j.at("configs"), d->parameters);
+}
+
+Json to_json(const ConfigStop& s) {
+  return Json{{"config", s.config}, {"runs", s.runs}, {"reason", s.reason},
+              {"rel_ci", number(s.rel_ci)}, {"seconds", number(s.seconds)}};
+}
+
+ConfigStop config_stop_from_json(const JsonField& j) {
+  ConfigStop s;
+  s.config = j.at("config").get<std::size_t>();
+  s.runs = j.at("runs").get<std::size_t>();
+  s.reason = j.at("reason").get<std::string>();
+  s.rel_ci = j.value("rel_ci", kNaN);
+  s.seconds = j.value("seconds", 0.0);
+  return s;
 }
 
 }  // namespace kscope::report

@@ -70,6 +70,11 @@ std::string Results::to_json() const {
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
   j["findings"] = report::findings_to_json(d_.findings);
   if (!d_.failures.empty()) j["failed_configs"] = report::failures_to_json(d_.failures);
+  if (!d_.stops.empty()) {
+    report::Json stops = report::Json::array();
+    for (const auto& s : d_.stops) stops.push_back(report::to_json(s));
+    j["stops"] = std::move(stops);
+  }
   return report::to_text(j, 1);
 }
 
@@ -125,6 +130,12 @@ Results Results::load(const std::string& path) {
     if (const auto f = root.find("findings")) d.findings = report::findings_from_json(*f);
     if (const auto f = root.find("failed_configs")) {
       d.failures = report::failures_from_json(*f, d.configs.size());
+    }
+    if (const auto s = root.find("stops")) {
+      for (const auto& stop : s->items()) {
+        d.stops.push_back(report::config_stop_from_json(stop));
+        report::check_config_index(stop, d.stops.back().config, d.configs.size());
+      }
     }
   } catch (const FileFormatError& e) {
     throw FileFormatError("'" + path + "' does not follow the kscope result schema " +

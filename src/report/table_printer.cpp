@@ -36,7 +36,7 @@ void print_table(const Results& results, std::ostream& out) {
   for (const auto& p : results.processed()) normalized = normalized || p.normalized.has_value();
   std::vector<std::string> header = {"Annotation"};
   for (const auto& p : results.parameters()) header.push_back(p);
-  for (const char* c : {"Metric", "Unit", "Avg", "StdDev", "Min", "Max", "Runs", "RSD%", "Stable"}) {
+  for (const char* c : {"Metric", "Unit", "Avg", "Median", "StdDev", "Min", "Max", "Runs", "RSD%", "Stable"}) {
     header.emplace_back(c);
   }
   if (normalized) header.emplace_back("RelativeTo");
@@ -54,6 +54,7 @@ void print_table(const Results& results, std::ostream& out) {
     row.push_back(p.metric);
     row.push_back(p.unit.value_or(""));
     row.push_back(num(p.avg));
+    row.push_back(num(p.median));
     row.push_back(num(p.stddev));
     row.push_back(num(p.min));
     row.push_back(num(p.max));
@@ -76,7 +77,7 @@ void print_table(const Results& results, std::ostream& out) {
   auto emit = [&](const std::vector<std::string>& row) {
     for (std::size_t i = 0; i < row.size(); ++i) {
       const std::string pad(w[i] - width(row[i]), ' ');
-      const bool right = i >= first_number && i < first_number + 7;
+      const bool right = i >= first_number && i < first_number + 8;
       out << (i ? "  " : "") << (right ? pad + row[i] : row[i] + (i + 1 < row.size() ? pad : ""));
     }
     out << "\n";

@@ -27,7 +27,7 @@ def _stats(values: list[float]) -> dict[str, Any]:
     mean = sum(values) / n
     std = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else math.nan
     rel = 100 * std / abs(mean) if n > 1 and mean != 0 else math.nan
-    half = 1.96 * std / math.sqrt(n) if n > 1 else math.nan
+    half = native.student_t_quantile(0.975, n - 1) * std / math.sqrt(n) if n > 1 else math.nan
     return {
         "AvgValue": mean,
         "StdDev": _num(std),
@@ -51,6 +51,8 @@ class FakeEngine:
         self.directory = directory
         #: sent to options.on_warning by the next sessions ("" for none)
         self.warning = ""
+        #: multiplies every measured value (a slower "kernel" for compare tests)
+        self.scale = 1.0
         self.calls: list[dict[str, Any]] = []
         self._ids: dict[str, int] = defaultdict(int)
 
@@ -73,7 +75,7 @@ class FakeEngine:
         metrics = list(options.metrics)
         for c, config in enumerate(configs):
             for i, metric in enumerate(metrics):
-                values = [100.0 * (c + 1) + r + i for r in range(options.runs)]
+                values = [self.scale * (100.0 * (c + 1) + r + i) for r in range(options.runs)]
                 for r, v in enumerate(values):
                     raw.append({"Annotation": self.annotation, "Value": v, "Metric": metric,
                                 "Kernel": self.kernel, "Unit": "ns", "config": c, "run": r})

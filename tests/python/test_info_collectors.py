@@ -327,7 +327,7 @@ def test_column_order_and_raw_columns(cpu_engine):
     results = bench()
     df = results.to_dataframe()
     columns = list(df.columns)
-    assert columns[columns.index("Throttled") + 1: columns.index("CI95_Lower")] == [
+    assert columns[columns.index("Q3") + 1: columns.index("CI95_Lower")] == [
         "_z_collector", "_a_collector_Avg", "_a_collector_Std", "_a_collector_Min",
         "_a_collector_Max", "obj"]  # fmt: skip
     assert df["_z_collector"].iloc[0] == "z_value" and df["_a_collector_Avg"].iloc[0] == 1024
@@ -366,7 +366,7 @@ def test_csv_files_have_the_columns(cpu_engine, tmp_path):
     raw = (tmp_path / "ic_profiled_data-bench-0.csv").read_text().splitlines()
     processed = (tmp_path / "ic_processed_data-bench-0.csv").read_text().splitlines()
     assert raw[0].endswith(",Unit,ver,size,n") and raw[1].endswith(",ns,v1,2048.0,512")
-    assert ",Throttled,ver,size_Avg,size_Std,size_Min,size_Max,CI95_Lower," in processed[0]
+    assert ",Throttled,Median,Q1,Q3,ver,size_Avg,size_Std,size_Min,size_Max,CI95_Lower," in processed[0]
 
 
 def test_debug_prints_collected_values(cpu_engine, capsys):
@@ -387,7 +387,7 @@ def test_dataframes_of_a_golden_result():
     results = kscope.load(GOLDEN)
     df = results.to_dataframe()
     columns = list(df.columns)
-    assert columns[columns.index("Throttled") + 1: columns.index("CI95_Lower")] == [
+    assert columns[columns.index("Q3") + 1: columns.index("CI95_Lower")] == [
         "o", "c_Avg", "c_Std", "c_Min", "c_Max", "r_Avg", "r_Std", "r_Min", "r_Max",
         "a_Avg", "a_Std", "a_Min", "a_Max", "s"]  # fmt: skip
     first = df.iloc[0]

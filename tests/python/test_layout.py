@@ -63,7 +63,8 @@ def test_the_package_is_nsight_pythons_layout_plus_kscopes_additions():
     # helpers) were folded in, not kept beside the new ones as aliases.
     names = {m.name for m in pkgutil.walk_packages(kscope.__path__, "kscope.")}
     nsight = {f"kscope.{m}" for m in NSIGHT_LAYOUT}
-    kscope_own = {"kscope.sanitize", "kscope.collection.reexec", "kscope.__main__",
+    kscope_own = {"kscope.sanitize", "kscope.comparison", "kscope.pytest_plugin",
+                  "kscope.collection.reexec", "kscope.__main__",
                   "kscope._native", "kscope._cuda_libs", "kscope._engine_cli", "kscope._kscope"}
     assert names == nsight | kscope_own
 

@@ -22,7 +22,7 @@ SILENT = kscope.VerbosityLevel.SILENT
 PROCESSED_TAIL = [
     "AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU", "Host",
     "ComputeClock", "MemoryClock", "Unit", "ClockMHz_Min", "TempC_Max", "PowerW_Avg",
-    "Throttled", "CI95_Lower", "CI95_Upper", "RelativeStdDevPct",
+    "Throttled", "Median", "Q1", "Q3", "CI95_Lower", "CI95_Upper", "RelativeStdDevPct",
     "StableMeasurement", "Normalized",
 ]  # fmt: skip
 

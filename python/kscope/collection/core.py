@@ -43,7 +43,13 @@ from ..exceptions import ConfigError, FileFormatWarning, InvalidArgumentError
 from ..info_collector import engine_collectors, normalize_collectors, validate_collectors
 from ..thermovision import ThermalController
 from ..tools_manager import Tool, parse_tool, resolve_tool
-from ..transformation import engine_findings, findings_frame, processed_frame, raw_frame
+from ..transformation import (
+    engine_findings,
+    findings_frame,
+    processed_frame,
+    raw_frame,
+    stops_frame,
+)
 from ..utils import VerbosityLevel, is_bool, label, notebook_progress, warn
 from .reexec import flushing_in_child, reexec_command
 
@@ -257,8 +263,12 @@ class KernelSettings:
     """Validated options of one ``@kernel`` decorator (see :func:`kscope.analyze.kernel`)."""
 
     configs: Iterable[Any] | None
-    runs: int
+    runs: int | Literal["auto"]
     warmup_runs: int
+    target_rel_ci: float
+    min_runs: int
+    max_runs: int
+    time_budget: float
     derive_metric: Callable[..., Any] | None
     normalize_against: str | None
     verbosity: VerbosityLevel
@@ -293,6 +303,11 @@ def _require_int(name: str, value: Any, optional: bool = False) -> None:
         raise TypeError(f"{name} must be {expected}, got {value!r}")
     if not -_INT_MAX - 1 <= value <= _INT_MAX:
         raise InvalidArgumentError(f"Invalid {name} {value}. Expected an integer <= {_INT_MAX}.")
+
+
+def _require_number(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, got {value!r}")
 
 
 def _names(name: str, value: Any, optional: bool) -> tuple[str, ...]:
@@ -353,7 +368,14 @@ def make_settings(**options: Any) -> KernelSettings:
     (wrong Python type) or :class:`kscope.exceptions.InvalidArgumentError` /
     :class:`~kscope.exceptions.NotSupportedError` (engine rules) before any GPU work."""
     o = dict(options)
-    _require_int("runs", o["runs"])
+    if isinstance(o["runs"], str) and o["runs"] != "auto":
+        raise TypeError(f"runs must be an int or 'auto', got {o['runs']!r}")
+    if o["runs"] != "auto":
+        _require_int("runs", o["runs"])
+    for name in ("min_runs", "max_runs"):
+        _require_int(name, o[name])
+    for name in ("target_rel_ci", "time_budget"):
+        _require_number(name, o[name])
     _require_int("warmup_runs", o["warmup_runs"])
     for name in ("thermal_wait", "thermal_cont", "thermal_timeout", "thermal_device"):
         _require_int(name, o[name], optional=True)
@@ -427,7 +449,12 @@ def engine_options(
     """The engine's ``Options`` for one call with ``tool``; printing goes to ``sys.stdout``,
     warnings to ``warnings.warn``. ``derive_metric`` is the engine-side adapter, if any."""
     o = native.Options()
-    o.runs = settings.runs
+    o.auto_runs = settings.runs == "auto"
+    o.runs = 1 if settings.runs == "auto" else settings.runs
+    o.target_rel_ci = float(settings.target_rel_ci)
+    o.min_runs = settings.min_runs
+    o.max_runs = settings.max_runs
+    o.time_budget = float(settings.time_budget)
     o.warmup_runs = settings.warmup_runs
     o.metrics = list(settings.metrics)
     o.tool = tool.value
@@ -569,6 +596,13 @@ class ProfileResults:
     def raw_dataframe(self) -> pd.DataFrame:
         """The raw table: one row per (annotation, metric, config, run)."""
         return raw_frame(self._results, self._configs)
+
+    def stops(self) -> pd.DataFrame:
+        """``runs="auto"``: how each config ended, one row per config: its parameters,
+        ``Runs`` (measured runs taken), ``StopReason`` (``"target"``, ``"max_runs"``,
+        ``"time_budget"``, ``"noise_floor"``, ``"no_values"``), ``RelCI95`` (the widest CI95
+        half-width / mean reached) and ``Seconds``. Empty with a fixed run count."""
+        return stops_frame(self._results, self._configs)
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
         """Writes the engine's JSON document (readable by :func:`load` and by the C++

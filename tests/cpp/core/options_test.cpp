@@ -123,5 +123,40 @@ TEST(OptionsTest, AllowedValuesAreListed) {
   EXPECT_THROW((void)allowed_values("colour"), InvalidArgument);
 }
 
+TEST(OptionsTest, AutoRunsCriteriaAreChecked) {
+  Options o;
+  o.target_rel_ci = 0;
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid target_rel_ci 0. Expected a fraction of the mean between 0 and 1, e.g. 0.005 "
+            "for a CI95 half-width of 0.5 %.");
+  o = {};
+  o.min_runs = 1;
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid min_runs 1. Expected an integer >= 2 (a confidence interval needs two runs).");
+  o = {};
+  o.max_runs = 4;
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid max_runs 4: it must be at least min_runs (5).");
+  o = {};
+  o.time_budget = -1;
+  EXPECT_EQ(error_of<InvalidArgument>(o),
+            "Invalid time_budget -1. Expected seconds > 0 (measured time per config).");
+  o = {};
+  o.auto_runs = true;
+  EXPECT_NO_THROW(o.validate());
+  o.resume = "j.jsonl";
+  EXPECT_EQ(error_of<NotSupportedError>(o),
+            "resume with runs='auto' is not supported: a resumed sweep keeps the configs its "
+            "journal holds with all `runs` runs, and a config of runs='auto' has as many as its "
+            "stopping rule took. Run the sweep again without resume, or with a fixed runs=.");
+  o.resume.clear();
+  o.tool = "ncu";
+  EXPECT_EQ(error_of<NotSupportedError>(o),
+            "runs='auto' needs the cupti tool: the stopping rule decides after each batch of runs "
+            "from the values measured so far, and tool 'ncu' hands its values to kscope only when "
+            "the re-executed program has ended (docs/options.md, \"Adaptive runs\"). Use a fixed "
+            "runs= with tool 'ncu', or tool 'cupti'.");
+}
+
 }  // namespace
 }  // namespace kscope

@@ -119,7 +119,9 @@ TEST(TransformationTest, NormalisationDividesAvgOnlyAndDropsRowsWithoutBaseline)
   EXPECT_DOUBLE_EQ(*p[1].normalization_value, 10);
   EXPECT_EQ(*p[1].normalized, "base");
   EXPECT_DOUBLE_EQ(p[1].min, 5);  // MinValue stays unnormalised
-  EXPECT_DOUBLE_EQ(p[1].ci95_lower, 10 - 1.96 * std::sqrt(50.0) / std::sqrt(2.0));
+  // t(0.975, 1) = 12.7062 (two runs)
+  EXPECT_NEAR(p[1].ci95_lower, 10 - 12.706205 * std::sqrt(50.0) / std::sqrt(2.0), 1e-4);
+  EXPECT_DOUBLE_EQ(p[1].median, 10);  // Median stays unnormalised too
 }
 
 TEST(TransformationTest, UnknownBaselineListsAnnotations) {

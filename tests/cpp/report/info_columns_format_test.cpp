@@ -32,7 +32,7 @@ TEST(InfoColumnsFormatTest, ProcessedCsvPutsCollectorsAfterTelemetryBeforeCi) {
   report::write_processed_csv(testing::info_sample_results(), out);
   EXPECT_EQ(first_line(out.str()),
             "Annotation,Metric,n,AvgValue,StdDev,MinValue,MaxValue,NumRuns,Kernel,GPU,Host,"
-            "ComputeClock,MemoryClock,Unit,ClockMHz_Min,TempC_Max,PowerW_Avg,Throttled,o,c_Avg,"
+            "ComputeClock,MemoryClock,Unit,ClockMHz_Min,TempC_Max,PowerW_Avg,Throttled,Median,Q1,Q3,o,c_Avg,"
             "c_Std,c_Min,c_Max,r_Avg,r_Std,r_Min,r_Max,a_Avg,a_Std,a_Min,a_Max,s,CI95_Lower,"
             "CI95_Upper,RelativeStdDevPct,StableMeasurement,Normalized,Geomean");
   // add, config 0: once v1; c 1024 (std 0); r 0/10/20; a 1/3/5; s add_512.

@@ -184,7 +184,7 @@ TEST(TelemetryIoTest, ProcessedCsvHasTheColumnsAfterUnit) {
   std::ostringstream out;
   report::write_processed_csv(Results(data_with_telemetry()), out);
   const std::string csv = out.str();
-  EXPECT_NE(csv.find(",MemoryClock,Unit,ClockMHz_Min,TempC_Max,PowerW_Avg,Throttled,CI95_Lower,"),
+  EXPECT_NE(csv.find(",MemoryClock,Unit,ClockMHz_Min,TempC_Max,PowerW_Avg,Throttled,Median,Q1,Q3,CI95_Lower,"),
             std::string::npos)
       << csv;
   EXPECT_NE(csv.find(",ns,1755.0,61.0,612.5,0.5,"), std::string::npos) << csv;

@@ -1,0 +1,60 @@
+// Bindings of include/kscope/compare.hpp: kscope::compare and its Comparison.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <sstream>
+
+#include "bindings.hpp"
+#include "kscope/compare.hpp"
+
+
+namespace kscope::python {
+
+void bind_compare(nb::module_& m) {
+  nb::class_<CompareOptions>(m, "CompareOptions", "How compare() decides (docs/compare.md).")
+      .def(nb::init<>())
+      .def_rw("alpha", &CompareOptions::alpha, "significance level of the U test")
+      .def_rw("threshold", &CompareOptions::threshold, "fraction; None: never a regression")
+      .def_rw("higher_is_better", &CompareOptions::higher_is_better)
+      .def_rw("lower_is_better", &CompareOptions::lower_is_better)
+      .def("validate", &CompareOptions::validate);
+
+  nb::class_<ComparisonRow>(m, "ComparisonRow", "One (annotation, metric, config) compared.")
+      .def_ro("annotation", &ComparisonRow::annotation)
+      .def_ro("metric", &ComparisonRow::metric)
+      .def_ro("config", &ComparisonRow::config, "the config's label")
+      .def_ro("ratio", &ComparisonRow::ratio)
+      .def_ro("ratio_ci_lower", &ComparisonRow::ratio_ci_lower)
+      .def_ro("ratio_ci_upper", &ComparisonRow::ratio_ci_upper)
+      .def_ro("beyond_threshold", &ComparisonRow::beyond_threshold)
+      .def_prop_ro("verdict", [](const ComparisonRow& r) { return std::string(to_string(r.verdict)); });
+
+  nb::class_<Comparison>(m, "Comparison", "What compare() found.")
+      .def_ro("rows", &Comparison::rows)
+      .def_ro("warnings", &Comparison::warnings)
+      .def_ro("threshold", &Comparison::threshold)
+      .def_rw("base_name", &Comparison::base_name)
+      .def_rw("new_name", &Comparison::new_name)
+      .def("regressed", &Comparison::regressed)
+      .def("table", [](const Comparison& c) {
+        std::ostringstream out;
+        c.print(out);
+        return out.str();
+      })
+      .def("to_markdown", &Comparison::to_markdown)
+      .def("to_csv", [](const Comparison& c) {
+        std::ostringstream out;
+        c.write_csv(out);
+        return out.str();
+      })
+      .def("to_json", &Comparison::to_json);
+
+  m.def("compare", &compare, nb::arg("base"), nb::arg("new"), nb::arg("options"),
+        "Compares NEW against BASE (docs/compare.md).");
+  m.def("student_t_quantile", &student_t_quantile, nb::arg("p"), nb::arg("df"),
+        "t with P(T <= t) = p, Student's t with df degrees of freedom");
+  m.def("parse_threshold", &parse_threshold, nb::arg("text"), "'5%' -> 0.05, '0.05' -> 0.05");
+}
+
+}  // namespace kscope::python

@@ -1,0 +1,204 @@
+// The outputs of kscope::Comparison: table, markdown, CSV and JSON (docs/compare.md). The CSV
+// and JSON columns come from one list, kColumns.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <ostream>
+#include <sstream>
+
+#include "core/number_format.hpp"
+#include "kscope/compare.hpp"
+#include "report/csv_writer.hpp"
+#include "report/json_codec.hpp"
+
+namespace kscope {
+namespace {
+using report::Json;
+
+Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+struct Column {
+  const char* name;
+  std::function<Json(const ComparisonRow&)> value;
+};
+
+const std::vector<Column>& columns() {
+  static const std::vector<Column> c = {
+      {"Annotation", [](const ComparisonRow& r) { return Json(r.annotation); }},
+      {"Metric", [](const ComparisonRow& r) { return Json(r.metric); }},
+      {"Config", [](const ComparisonRow& r) { return Json(r.config); }},
+      {"Unit", [](const ComparisonRow& r) { return r.unit ? Json(*r.unit) : Json(nullptr); }},
+      {"Direction", [](const ComparisonRow& r) { return Json(to_string(r.direction)); }},
+      {"DirectionDeclared", [](const ComparisonRow& r) { return Json(r.direction_declared); }},
+      {"BaseValue", [](const ComparisonRow& r) { return number(r.base_value); }},
+      {"NewValue", [](const ComparisonRow& r) { return number(r.new_value); }},
+      {"BaseRuns", [](const ComparisonRow& r) { return Json(r.base_runs); }},
+      {"NewRuns", [](const ComparisonRow& r) { return Json(r.new_runs); }},
+      {"BaseRSDPct", [](const ComparisonRow& r) { return number(r.base_rsd_pct); }},
+      {"NewRSDPct", [](const ComparisonRow& r) { return number(r.new_rsd_pct); }},
+      {"Ratio", [](const ComparisonRow& r) { return number(r.ratio); }},
+      {"RatioCI95_Lower", [](const ComparisonRow& r) { return number(r.ratio_ci_lower); }},
+      {"RatioCI95_Upper", [](const ComparisonRow& r) { return number(r.ratio_ci_upper); }},
+      {"PValue", [](const ComparisonRow& r) { return number(r.p_value); }},
+      {"Verdict", [](const ComparisonRow& r) { return Json(to_string(r.verdict)); }},
+      {"BeyondThreshold", [](const ComparisonRow& r) { return Json(r.beyond_threshold); }},
+  };
+  return c;
+}
+
+std::string csv_text(const Json& j) {
+  if (j.is_null()) return "";
+  if (j.is_boolean()) return j.get<bool>() ? "True" : "False";
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_number_unsigned()) return std::to_string(j.get<std::size_t>());
+  return format_shortest(j.get<double>());
+}
+
+std::string num(double x) { return std::isfinite(x) ? format_significant(x, 6) : "-"; }
+
+std::string change_text(const ComparisonRow& r) {
+  if (!std::isfinite(r.ratio)) return "-";
+  const double pct = 100 * (r.ratio - 1);
+  return (pct > 0 ? "+" : "") + format_significant(pct, 3) + "%";
+}
+
+std::string ci_text(const ComparisonRow& r) {
+  if (!std::isfinite(r.ratio_ci_lower)) return "-";
+  return "[" + format_significant(r.ratio_ci_lower, 4) + ", " +
+         format_significant(r.ratio_ci_upper, 4) + "]";
+}
+
+std::string verdict_text(const ComparisonRow& r) {
+  std::string v = to_string(r.verdict);
+  if (r.beyond_threshold) v += " (beyond threshold)";
+  return v;
+}
+
+// The human-readable columns of the table and the markdown.
+std::vector<std::string> display_header() {
+  return {"Annotation", "Config", "Metric", "Unit", "Base", "New", "Ratio", "Ratio CI95",
+          "Change", "p", "Verdict"};
+}
+
+std::vector<std::string> display_row(const ComparisonRow& r) {
+  return {r.annotation, r.config, r.metric, r.unit.value_or(""), num(r.base_value),
+          num(r.new_value), std::isfinite(r.ratio) ? format_significant(r.ratio, 4) : "-",
+          ci_text(r), change_text(r), std::isfinite(r.p_value) ? format_significant(r.p_value, 2) : "-",
+          verdict_text(r)};
+}
+
+std::size_t width(const std::string& s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+std::string summary_line(const Comparison& c) {
+  std::size_t counts[6] = {0, 0, 0, 0, 0, 0};
+  for (const auto& r : c.rows) ++counts[static_cast<int>(r.verdict)];
+  std::string out;
+  for (Verdict v : {Verdict::kFaster, Verdict::kSlower, Verdict::kSame, Verdict::kUnsure,
+                    Verdict::kBaseOnly, Verdict::kNewOnly}) {
+    if (counts[static_cast<int>(v)] == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::to_string(counts[static_cast<int>(v)]) + " " +
+           to_string(v);
+  }
+  if (out.empty()) out = "no rows";
+  if (c.threshold) {
+    out += c.regressed() ? "; SLOWER beyond the threshold of " : "; nothing SLOWER beyond the threshold of ";
+    out += format_general(100 * *c.threshold, 6) + "%";
+  }
+  return out;
+}
+
+}  // namespace
+
+void Comparison::print(std::ostream& out) const {
+  out << "kscope compare: BASE " << base_name << " vs NEW " << new_name << "\n";
+  for (const auto& w : warnings) out << "warning: " << w << "\n";
+  const auto header = display_header();
+  std::vector<std::vector<std::string>> table;
+  for (const auto& r : rows) table.push_back(display_row(r));
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t i = 0; i < header.size(); ++i) w[i] = width(header[i]);
+  for (const auto& row : table) {
+    for (std::size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], width(row[i]));
+  }
+  auto emit = [&](const std::vector<std::string>& row) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(w[i] - width(row[i]), ' ');
+      const bool right = i >= 4 && i <= 9;  // the numbers
+      out << (i ? "  " : "") << (right ? pad + row[i] : row[i] + (i + 1 < row.size() ? pad : ""));
+    }
+    out << "\n";
+  };
+  emit(header);
+  std::size_t total = 0;
+  for (auto x : w) total += x;
+  out << std::string(total + 2 * (w.size() - 1), '-') << "\n";
+  for (const auto& row : table) emit(row);
+  out << summary_line(*this) << "\n";
+}
+
+std::string Comparison::to_markdown() const {
+  std::ostringstream out;
+  out << "**kscope compare**: BASE `" << base_name << "` vs NEW `" << new_name << "`: "
+      << summary_line(*this) << "\n\n";
+  for (const auto& w : warnings) out << "> warning: " << w << "\n";
+  if (!warnings.empty()) out << "\n";
+  auto cell = [](std::string s) {
+    std::string e;
+    for (char c : s) {
+      if (c == '|') e += '\\';
+      e += c;
+    }
+    return e;
+  };
+  const auto header = display_header();
+  out << "|";
+  for (const auto& h : header) out << " " << h << " |";
+  out << "\n|";
+  for (std::size_t i = 0; i < header.size(); ++i) out << (i >= 4 && i <= 9 ? " ---: |" : " --- |");
+  out << "\n";
+  for (const auto& r : rows) {
+    out << "|";
+    auto fields = display_row(r);
+    if (r.verdict == Verdict::kSlower || r.verdict == Verdict::kFaster) {
+      fields.back() = "**" + fields.back() + "**";
+    }
+    for (const auto& f : fields) out << " " << cell(f) << " |";
+    out << "\n";
+  }
+  return out.str();
+}
+
+void Comparison::write_csv(std::ostream& out) const {
+  const auto& cols = columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) out << (i ? "," : "") << cols[i].name;
+  out << "\n";
+  for (const auto& r : rows) {
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      out << (i ? "," : "") << report::csv_field(csv_text(cols[i].value(r)));
+    }
+    out << "\n";
+  }
+}
+
+std::string Comparison::to_json() const {
+  Json doc{{"kind", "kscope.comparison"},
+           {"schema_version", kSchemaVersion},
+           {"base", base_name},
+           {"new", new_name},
+           {"threshold", threshold ? number(*threshold) : Json(nullptr)},
+           {"regressed", regressed()},
+           {"warnings", warnings}};
+  Json list = Json::array();
+  for (const auto& r : rows) {
+    Json j = Json::object();
+    for (const auto& c : columns()) j[c.name] = c.value(r);
+    list.push_back(std::move(j));
+  }
+  doc["rows"] = std::move(list);
+  return report::to_text(doc, 2);
+}
+
+}  // namespace kscope

@@ -1,0 +1,113 @@
+// The Session under Options::auto_runs (runs="auto") with the fake collector: batches until the
+// stopping rule stops, per-config stop reasons, the sink's "stop" calls.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/session.hpp"
+#include "fakes.hpp"
+#include "kscope/annotation.hpp"
+
+namespace kscope {
+namespace {
+using testing::FakeCollector;
+using testing::FakeEnvironment;
+using testing::RecordingSink;
+
+class StopSink : public RecordingSink {
+ public:
+  void config_stopped(const ConfigStop& s) override {
+    stops.push_back(s);
+    runs_when_stopped.push_back(runs.size());
+  }
+  std::vector<ConfigStop> stops;
+  std::vector<std::size_t> runs_when_stopped;
+};
+
+struct Harness {
+  FakeCollector collector;
+  FakeEnvironment env;
+  StopSink sink;
+  Options options;
+  Logger log{options};
+  Session::Output run(const Options& o, const std::vector<Config>& cs, const Benchmark& fn) {
+    options = o;
+    Session session(collector, env, &sink, log);
+    SessionInfo info{"t", 0, cs.size(), &options, 0, "/tmp/"};
+    return session.run(info, cs, fn);
+  }
+};
+
+Options automatic() {
+  Options o;
+  o.auto_runs = true;
+  o.runs = 3;  // ignored
+  o.max_runs = 64;
+  o.time_budget = 1e6;
+  o.verbosity = Verbosity::kSilent;
+  return o;
+}
+
+TEST(SessionAdaptiveTest, AStableConfigStopsAtTheTargetANoisyOneAtMaxRuns) {
+  Harness h;
+  int run = 0;
+  const auto out = h.run(automatic(), configs({1, 2}), [&](const Config& c) {
+    Annotation a("k");
+    ++run;
+    // config 0: 1000 ns +- 0.01 %; config 1: 500 or 1500 ns
+    const double ns = c.index() == 0 ? 1000.0 + (run % 2 ? 0.1 : -0.1) : (run % 2 ? 500.0 : 1500.0);
+    h.collector.launch("kern", ns);
+  });
+  ASSERT_EQ(out.stops.size(), 2u);
+  EXPECT_EQ(out.stops[0].config, 0u);
+  EXPECT_EQ(out.stops[0].reason, "target");
+  EXPECT_EQ(out.stops[0].runs, 5u);  // min_runs
+  EXPECT_LT(out.stops[0].rel_ci, 0.005);
+  EXPECT_EQ(out.stops[1].reason, "max_runs");
+  EXPECT_EQ(out.stops[1].runs, 64u);
+  EXPECT_EQ(out.runs.size(), 69u);
+  EXPECT_EQ(out.records.size(), 69u);
+  // The sink hears of each stop after the config's runs reached it.
+  ASSERT_EQ(h.sink.stops.size(), 2u);
+  EXPECT_EQ(h.sink.runs_when_stopped, (std::vector<std::size_t>{5, 69}));
+}
+
+TEST(SessionAdaptiveTest, WarmupRunsComeFirstAndAreNotCounted) {
+  Harness h;
+  Options o = automatic();
+  o.warmup_runs = 2;
+  int calls = 0;
+  const auto out = h.run(o, configs({1}), [&](const Config&) {
+    ++calls;
+    Annotation a("k");
+    h.collector.launch("kern", 1000.0);
+  });
+  EXPECT_EQ(calls, 7);  // 2 warm-up + min_runs 5
+  ASSERT_EQ(out.stops.size(), 1u);
+  EXPECT_EQ(out.stops[0].runs, 5u);
+}
+
+TEST(SessionAdaptiveTest, AConfigWithoutKernelsStopsAtMinRuns) {
+  Harness h;
+  const auto out = h.run(automatic(), configs({1}), [&](const Config&) { Annotation a("k"); });
+  ASSERT_EQ(out.stops.size(), 1u);
+  EXPECT_EQ(out.stops[0].reason, "no_values");
+  EXPECT_EQ(out.stops[0].runs, 5u);
+}
+
+TEST(SessionAdaptiveTest, FixedRunsRecordNoStops) {
+  Harness h;
+  Options o = automatic();
+  o.auto_runs = false;
+  const auto out = h.run(o, configs({1}), [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1000.0);
+  });
+  EXPECT_TRUE(out.stops.empty());
+  EXPECT_EQ(out.runs.size(), 3u);
+}
+
+}  // namespace
+}  // namespace kscope

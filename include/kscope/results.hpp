@@ -15,6 +15,7 @@
 
 #include "kscope/config.hpp"
 #include "kscope/options.hpp"
+#include "kscope/timeline.hpp"
 
 namespace kscope {
 
@@ -191,6 +192,7 @@ class Results {
     std::vector<RunTelemetry> telemetry;  ///< one entry per measured run (empty without NVML)
     std::vector<Finding> findings;        ///< tool "sanitizer": what it found (empty: clean)
     std::vector<InfoColumn> info_columns;  ///< one per info collector (Options::info_collectors)
+    Timeline timeline;                    ///< host phases and kernel times (empty in older files)
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
     bool complete = true;                 ///< false when loaded from an unfinished journal
@@ -211,6 +213,9 @@ class Results {
   [[nodiscard]] const std::vector<RunTelemetry>& telemetry() const { return d_.telemetry; }
   /// The info collectors' columns (docs/info-collectors.md); empty without collectors.
   [[nodiscard]] const std::vector<InfoColumn>& info_columns() const { return d_.info_columns; }
+  /// When the session's phases and kernels happened (docs/output-schema.md); empty when the file
+  /// was saved before kscope recorded it.
+  [[nodiscard]] const Timeline& timeline() const { return d_.timeline; }
   /// Tool "sanitizer": every problem compute-sanitizer found, in the order found.
   [[nodiscard]] const std::vector<Finding>& findings() const { return d_.findings; }
   /// True when nothing was found (no findings). Always true for the measuring tools.

@@ -2,6 +2,7 @@
 
 #include "core/extraction.hpp"
 #include "core/info_columns.hpp"
+#include "core/kernel_spans.hpp"
 #include "core/transformation.hpp"
 
 namespace kscope {
@@ -25,6 +26,8 @@ void fill_tables(const Session::Output& out, const Logger& log, Results::Data* d
   d->raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, d->configs);
   d->processed = aggregate(d->raw, opt.normalize_against);
   d->info_columns = add_info_columns(opt.info_collectors, out.runs, d->raw, d->processed);
+  d->timeline.phases = out.phases;
+  d->timeline.kernels = kernel_spans(out.records);
 }
 
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log) {

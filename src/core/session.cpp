@@ -27,7 +27,7 @@ class RegionEntry {
       const auto t0 = std::chrono::steady_clock::now();
       if (!info.empty()) info.enter_annotation(name);
       env.before_region(name);
-      phases.add(SessionPhases::kRegionEntry, std::chrono::steady_clock::now() - t0);
+      phases.add(SessionPhases::kRegionEntry, t0, std::chrono::steady_clock::now(), name);
     });
   }
   ~RegionEntry() {
@@ -55,6 +55,7 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     // guard and the cache flushes (at region entry), so that their work cannot disturb the
     // measured run; ANNOTATION ones only in the first pass of measured runs.
     const bool collect = !run.warmup && pass == 0;
+    phases_.set_run(run, pass);
     phases_.start();
     if (collect) info_->start_run(config);
     collector_.prepare_pass(run, pass);
@@ -82,12 +83,20 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     phases_.count_run();
     if (pass == 0) first = std::move(log);
   }
+  phases_.set_run(std::nullopt, 0);
   return first;
+}
+
+void Session::take_phases(Output& out) {
+  std::vector<PhaseSpan> spans = phases_.take_spans();
+  if (sink_) sink_->add_phases(spans);
+  for (auto& s : spans) out.phases.push_back(std::move(s));
 }
 
 void Session::flush_to_sink(Output& out, bool final_records) {
   phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
+  take_phases(out);  // the runs' spans go with their line; this write's own span with the next
   if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
   phases_.lap(SessionPhases::kJournal);
   for (auto& log : pending_runs_) out.runs.push_back(std::move(log));
@@ -142,6 +151,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     }
     progress.finish();
     flush_to_sink(out, true);
+    take_phases(out);  // the last journal write's own span
     if (sink_) sink_->close("");
     log_.debug(phases_.summary());
   } catch (const std::exception& e) {

@@ -23,6 +23,7 @@ class Session {
   struct Output {
     std::vector<KernelRecord> records;
     std::vector<RunLog> runs;
+    std::vector<PhaseSpan> phases;  ///< host timeline of the session (SessionPhases spans)
   };
 
   /// `sink` may be null (no journal).
@@ -35,6 +36,8 @@ class Session {
  private:
   RunLog execute(const RunId& run, const Config& config, const Benchmark& fn);
   void flush_to_sink(Output& out, bool final_records);
+  /// Moves the recorded phase spans into `out` and hands them to the sink.
+  void take_phases(Output& out);
 
   Collector& collector_;
   RunEnvironment& env_;

@@ -7,6 +7,7 @@
 
 #include "core/extraction.hpp"
 #include "core/info_columns.hpp"
+#include "core/kernel_spans.hpp"
 #include "core/telemetry_summary.hpp"
 #include "core/transformation.hpp"
 #include "kscope/errors.hpp"
@@ -44,7 +45,13 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
   for (const auto& k : records) records_json.push_back(to_json(k));
   Json line{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}};
   if (telemetry_source_) line["telemetry"] = telemetry_to_json(telemetry_source_());
+  if (!phases_.empty()) line["phases"] = phases_to_json(phases_);
+  phases_.clear();
   write_line(to_text(line));
+}
+
+void JournalWriter::add_phases(const std::vector<PhaseSpan>& spans) {
+  phases_.insert(phases_.end(), spans.begin(), spans.end());
 }
 
 void JournalWriter::append_findings(const std::vector<Finding>& findings) {
@@ -53,7 +60,10 @@ void JournalWriter::append_findings(const std::vector<Finding>& findings) {
 
 void JournalWriter::close(const std::string& error) {
   if (!file_) return;
-  write_line(to_text(Json{{"kind", "end"}, {"error", error}}));
+  Json line{{"kind", "end"}, {"error", error}};
+  if (!phases_.empty()) line["phases"] = phases_to_json(phases_);
+  phases_.clear();
+  write_line(to_text(line));
   std::fclose(file_);
   file_ = nullptr;
 }
@@ -67,6 +77,7 @@ struct JournalContent {
   std::vector<RunLog> runs;
   std::vector<KernelRecord> records;
   std::vector<RunTelemetry> telemetry;
+  std::vector<PhaseSpan> phases;
 };
 
 // Reads one "runs" line into `c`; a line that does not follow the schema changes nothing.
@@ -84,6 +95,9 @@ void read_runs_line(const JsonField& line, JournalContent* c) {
   }
   std::vector<RunTelemetry> telemetry;
   if (const auto t = line.find("telemetry")) telemetry = telemetry_from_json(*t);
+  std::vector<PhaseSpan> phases;
+  if (const auto p = line.find("phases")) phases = phases_from_json(*p);
+  for (auto& p : phases) c->phases.push_back(std::move(p));
   for (auto& r : runs) c->runs.push_back(std::move(r));
   for (auto& k : records) c->records.push_back(std::move(k));
   for (auto& t : telemetry) c->telemetry.push_back(std::move(t));
@@ -156,6 +170,9 @@ Results load_journal(const std::string& path) {
       } else if (kind == "findings") {
         for (auto& f : findings_from_json(field.at("findings"))) d.findings.push_back(std::move(f));
       } else if (kind == "end") {
+        std::vector<PhaseSpan> phases;
+        if (const auto p = field.find("phases")) phases = phases_from_json(*p);
+        for (auto& p : phases) c.phases.push_back(std::move(p));
         ended_ok = field.value("error", std::string()).empty();
       } else {
         field.at("kind").fail("\"runs\", \"findings\" or \"end\"");
@@ -175,7 +192,10 @@ Results load_journal(const std::string& path) {
 
   ExtractionSettings settings{d.options.metrics, d.options.ignore_kernel_list, {}};
   try {
-    const auto extracted = extract(finished_records(std::move(c.records), c.runs), c.runs, settings);
+    std::vector<KernelRecord> finished = finished_records(std::move(c.records), c.runs);
+    d.timeline.kernels = kernel_spans(finished);
+    d.timeline.phases = std::move(c.phases);
+    const auto extracted = extract(finished, c.runs, settings);
     d.raw = build_raw_rows(extracted, d.options.metrics, {}, d.configs);
     // Without rows (a journal cut before its first runs, a sanitizer session) there is nothing
     // to normalize, and no baseline to find.

@@ -26,6 +26,8 @@ class JournalWriter : public RunSink {
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
   /// Tool "sanitizer": a "findings" line with what compute-sanitizer found.
   void append_findings(const std::vector<Finding>& findings);
+  /// Kept until the next line ("runs" or "end"), which carries them as "phases".
+  void add_phases(const std::vector<PhaseSpan>& spans) override;
   void close(const std::string& error) override;
   /// Where each "runs" line takes its per-run GPU telemetry from: called once per line, it
   /// returns the telemetry recorded since the previous call.
@@ -38,6 +40,7 @@ class JournalWriter : public RunSink {
   std::string path_;
   std::FILE* file_ = nullptr;
   std::function<std::vector<RunTelemetry>()> telemetry_source_;
+  std::vector<PhaseSpan> phases_;  // not written yet
 };
 
 /// Reads a journal (complete or cut short) back into Results: extraction and statistics run

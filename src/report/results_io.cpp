@@ -69,6 +69,7 @@ std::string Results::to_json() const {
   j["processed"] = std::move(processed);
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
   j["findings"] = report::findings_to_json(d_.findings);
+  if (!d_.timeline.empty()) j["timeline"] = report::to_json(d_.timeline);
   return report::to_text(j, 1);
 }
 
@@ -122,6 +123,7 @@ Results Results::load(const std::string& path) {
     }
     if (const auto t = root.find("telemetry")) d.telemetry = report::telemetry_from_json(*t);
     if (const auto f = root.find("findings")) d.findings = report::findings_from_json(*f);
+    if (const auto t = root.find("timeline")) d.timeline = report::timeline_from_json(*t);
   } catch (const FileFormatError& e) {
     throw FileFormatError("'" + path + "' does not follow the kscope result schema " +
                           "(docs/output-schema.md): " + e.what());

@@ -168,6 +168,25 @@ struct ProcessedRow {
   std::vector<InfoValue> info{};
 };
 
+class Results;
+
+/// Options of Results::write.
+struct WriteOptions {
+  /// A second result (the baseline) to compare with: the html and md formats add a table of
+  /// both means and their ratio per (annotation, metric, config). Null: no comparison.
+  const Results* compare = nullptr;
+};
+
+/// One output format of Results::write (docs/outputs.md).
+struct OutputFormat {
+  std::string name;         ///< "table", "csv", "raw-csv", "findings-csv", "json", "trace", "html", "md"
+  std::string extension;    ///< file name ending, with the dot: ".json"
+  std::string description;  ///< one line
+};
+
+/// Every registered output format, in the order `kscope show --help` lists them.
+[[nodiscard]] std::vector<OutputFormat> output_formats();
+
 /**
  * The outcome of kscope::profile (or of loading a saved result).
  *
@@ -231,14 +250,23 @@ class Results {
   /// Processed rows of one metric (all annotations and configs), in table order.
   [[nodiscard]] std::vector<ProcessedRow> rows(const std::string& metric) const;
 
-  /// Aligned human-readable processed table with a header naming GPU, host and tool.
+  /// Writes the result in `format` (one of output_formats(): "table", "csv", "raw-csv",
+  /// "findings-csv", "json", "trace", "html", "md"; docs/outputs.md). Throws InvalidArgument for
+  /// an unknown format, naming the known ones.
+  void write(const std::string& format, std::ostream& out, const WriteOptions& options = {}) const;
+  /// The same into the file `path` (created or replaced); kscope::Error when it cannot be written.
+  void write(const std::string& format, const std::string& path,
+             const WriteOptions& options = {}) const;
+  /// Aligned human-readable processed table with a header naming GPU, host and tool
+  /// (write("table", out)).
   void print(std::ostream& out) const;
   /// Writes `<prefix>profiled_data-<name>-<id>.csv` (raw) and
   /// `<prefix>processed_data-<name>-<id>.csv` (processed); returns the two paths. Results of
   /// tool "sanitizer" (or with findings) also get `<prefix>findings-<name>-<id>.csv`, the third
   /// path.
   std::vector<std::string> write_csv(const std::string& prefix) const;
-  /// Writes the self-describing JSON document (schema in docs/output-schema.md).
+  /// Writes the self-describing JSON document (schema in docs/output-schema.md;
+  /// write("json", path)).
   void write_json(const std::string& path) const;
   /// The JSON document as text.
   [[nodiscard]] std::string to_json() const;

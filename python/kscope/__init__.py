@@ -12,21 +12,44 @@ A script written for nsight-python runs after ``import kscope as nsight``::
 
     df = matmul().to_dataframe()
 
-See docs/python.md.
+The modules are nsight-python's, one per stage of a call: :mod:`~kscope.analyze` (the
+decorators), :mod:`~kscope.annotation`, :mod:`~kscope.collection` (``core``: the session and
+``ProfileResults``), :mod:`~kscope.extraction` (derived metrics), :mod:`~kscope.transformation`
+(DataFrames), :mod:`~kscope.visualization` (plots), :mod:`~kscope.info_collector`,
+:mod:`~kscope.thermovision`, :mod:`~kscope.tools_manager`, :mod:`~kscope.exceptions`,
+:mod:`~kscope.experimental`, :mod:`~kscope.utils`; and kscope's :mod:`~kscope.sanitize`. See
+docs/python.md.
 """
 
 from __future__ import annotations
 
 from . import exceptions
 from ._native import native as _native
-from . import analyze, experimental
+from . import (
+    analyze,
+    annotation,
+    collection,
+    experimental,
+    extraction,
+    info_collector,
+    thermovision,
+    tools_manager,
+    transformation,
+    utils,
+    visualization,
+)
 from .annotation import annotate
-from .device import device_available, device_unavailable_reason
-from .info_collectors import CollectionScope, InfoCollector
-from .results import ProfileResults, load, load_ncu
+from .collection.core import ProfileResults, load, load_ncu
+from .info_collector import CollectionScope, InfoCollector
 from .sanitize import sanitize
-from .tools import Tool, activate, deactivate, get_active_tool
-from .verbosity import VerbosityLevel
+from .tools_manager import Tool, activate, deactivate, get_active_tool
+from .utils import (
+    VerbosityLevel,
+    col_panel,
+    device_available,
+    device_unavailable_reason,
+    row_panel,
+)
 
 __version__: str = _native.version()
 
@@ -39,13 +62,24 @@ __all__ = [
     "activate",
     "analyze",
     "annotate",
+    "annotation",
+    "col_panel",
+    "collection",
     "deactivate",
     "device_available",
     "device_unavailable_reason",
     "exceptions",
     "experimental",
+    "extraction",
     "get_active_tool",
+    "info_collector",
     "load",
     "load_ncu",
+    "row_panel",
     "sanitize",
+    "thermovision",
+    "tools_manager",
+    "transformation",
+    "utils",
+    "visualization",
 ]

@@ -82,8 +82,8 @@ def _add_plot_parser(commands: Any) -> None:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from . import plot as _plot_module
-    from .results import load
+    from . import visualization as _plot_module
+    from .collection.core import load
 
     output = args.output or os.path.splitext(args.input)[0] + ".png"
     options = {

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
-from ._callsite import warn
+from .utils import warn
 from ._native import native
 from .exceptions import AnnotationError
 

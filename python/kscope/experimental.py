@@ -1,5 +1,6 @@
-"""Experimental API of nsight-python that kscope accepts (``kscope.experimental.collect``)."""
+"""``kscope.experimental``: nsight-python's experimental API that kscope accepts
+(``kscope.experimental.collect``, defined with the info collectors)."""
 
-from .info_collectors import collect
+from .info_collector import collect
 
 __all__ = ["collect"]

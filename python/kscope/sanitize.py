@@ -23,14 +23,20 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ._configs import bind, engine_configs, sanitize_configs
 from ._native import native
-from ._options import _names, engine_options, resolve_output_prefix
-from ._reexec import flushing_in_child
 from .analyze import kernel
-from .results import ProfileResults
-from .tools import Tool
-from .verbosity import VerbosityLevel
+from .collection.core import (
+    ProfileResults,
+    _names,
+    bind,
+    engine_configs,
+    engine_options,
+    resolve_output_prefix,
+    sanitize_configs,
+)
+from .collection.reexec import flushing_in_child
+from .tools_manager import Tool
+from .utils import VerbosityLevel
 
 
 def sanitize(

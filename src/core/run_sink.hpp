@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/kernel_record.hpp"
+#include "kscope/results.hpp"
 #include "kscope/timeline.hpp"
 
 namespace kscope {
@@ -15,6 +16,8 @@ class RunSink {
   virtual ~RunSink() = default;
   /// Appends finished runs and their records; must be durable when it returns.
   virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
+  /// A config failed with Options::on_config_error "skip"; must be durable when it returns.
+  virtual void append_failure(const ConfigFailure& failure) = 0;
   /// Host phase spans recorded since the previous call; a journal writes them with its next line.
   virtual void add_phases(const std::vector<PhaseSpan>& spans) { (void)spans; }
   /// The session ended; `error` is empty on success.

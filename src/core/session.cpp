@@ -5,6 +5,7 @@
 
 #include "core/annotation_registry.hpp"
 #include "core/progress.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope {
 namespace {
@@ -40,6 +41,12 @@ class RegionEntry {
  private:
   InfoCollection** slot_;
 };
+
+// Thrown by Session::execute when the benchmark failed with on_config_error "skip" and the run
+// was ended cleanly; the config loop records it and goes on.
+struct FailedRun {
+  ConfigFailure failure;
+};
 }  // namespace
 
 Session::Session(Collector& collector, RunEnvironment& environment, RunSink* sink,
@@ -69,7 +76,17 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     } catch (...) {
       info_->finish_run(nullptr);
       (void)registry.finish_run();
-      throw;
+      const std::exception_ptr error = std::current_exception();
+      try {
+        std::rethrow_exception(error);
+      } catch (const SweepInterrupted&) {
+        throw;
+      } catch (...) {
+        if (!skip_failures_) throw;
+      }
+      ConfigFailure failure = failure_of(error, run);
+      end_failed_run(run, pass, config, failure);
+      throw FailedRun{std::move(failure)};
     }
     phases_.lap(SessionPhases::kBenchmark);
     env_.synchronize();
@@ -83,7 +100,6 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     phases_.count_run();
     if (pass == 0) first = std::move(log);
   }
-  phases_.set_run(std::nullopt, 0);
   return first;
 }
 
@@ -93,7 +109,22 @@ void Session::take_phases(Output& out) {
   for (auto& s : spans) out.phases.push_back(std::move(s));
 }
 
+void Session::end_failed_run(const RunId& run, int pass, const Config& config,
+                             const ConfigFailure& failure) {
+  try {
+    env_.recover();
+  } catch (const std::exception& e) {
+    throw Error("config " + std::to_string(run.config) + " (" + config.label() + ") failed: " +
+                describe(failure) + "; the device is unusable afterwards (" + e.what() +
+                "): a sticky CUDA error ends the sweep even with on_config_error 'skip'. The "
+                "configs measured before it are in the journal.");
+  }
+  collector_.after_run(run, pass);
+  env_.after_run(run);
+}
+
 void Session::flush_to_sink(Output& out, bool final_records) {
+  phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
   phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
@@ -108,6 +139,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
                              const Benchmark& fn) {
   const Options& opt = *info.options;
   Output out;
+  skip_failures_ = opt.on_config_error == "skip";
   pending_runs_.clear();
   phases_ = SessionPhases{};
   InfoCollection info_collection(opt.info_collectors, log_);
@@ -126,28 +158,44 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
       const Config& config = configs[c];
+      const std::size_t index = config.index();
       if (log_.debug_enabled()) {
         log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs.size()),
                  config.label());
       }
       progress.start_config(c, config.label());
       info_collection.collect_config(config);
-      for (int w = 0; w < opt.warmup_runs; ++w) {
-        (void)execute(RunId{c, static_cast<std::size_t>(w), true}, config, fn);
-        progress.run_done();
-      }
-      for (int r = 0; r < opt.runs; ++r) {
-        pending_runs_.push_back(execute(RunId{c, static_cast<std::size_t>(r), false}, config, fn));
-        progress.run_done();
-        if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
-          flush_to_sink(out, false);
-          last_flush = std::chrono::steady_clock::now();
+      try {
+        for (int w = 0; w < opt.warmup_runs; ++w) {
+          (void)execute(RunId{index, static_cast<std::size_t>(w), true}, config, fn);
+          progress.run_done();
         }
+        for (int r = 0; r < opt.runs; ++r) {
+          pending_runs_.push_back(
+              execute(RunId{index, static_cast<std::size_t>(r), false}, config, fn));
+          progress.run_done();
+          if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
+            flush_to_sink(out, false);
+            last_flush = std::chrono::steady_clock::now();
+          }
+        }
+      } catch (FailedRun& failed) {
+        // The config's runs so far stay in the journal (the failure line says they do not
+        // count); its remaining runs are not executed.
+        if (log_.debug_enabled()) log_.debug("config failed: " + describe(failed.failure));
+        flush_to_sink(out, false);
+        if (sink_) sink_->append_failure(failed.failure);
+        last_flush = std::chrono::steady_clock::now();
+        out.failures.push_back(std::move(failed.failure));
+        progress.skip_config();
+        if (stop_after_config_ && stop_after_config_()) break;
+        continue;
       }
       if (std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
         flush_to_sink(out, false);
         last_flush = std::chrono::steady_clock::now();
       }
+      if (stop_after_config_ && stop_after_config_()) break;
     }
     progress.finish();
     flush_to_sink(out, true);

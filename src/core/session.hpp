@@ -4,9 +4,11 @@
 // collectors at their scopes, progress on the console, and finished runs streamed to the
 // journal.
 
+#include <functional>
 #include <vector>
 
 #include "core/collector.hpp"
+#include "core/config_failure.hpp"
 #include "core/info_collection.hpp"
 #include "core/session_phases.hpp"
 #include "core/logger.hpp"
@@ -24,17 +26,29 @@ class Session {
     std::vector<KernelRecord> records;
     std::vector<RunLog> runs;
     std::vector<PhaseSpan> phases;  ///< host timeline of the session (SessionPhases spans)
+    /// Configs whose benchmark threw with on_config_error "skip" (their runs and records are
+    /// still in `runs` and `records`, as in the journal; drop_failed_configs() removes them).
+    std::vector<ConfigFailure> failures;
   };
 
   /// `sink` may be null (no journal).
   Session(Collector& collector, RunEnvironment& environment, RunSink* sink, const Logger& log);
 
-  /// Runs the sweep. If `fn` or the tool throws, what was measured is handed to the sink, the
-  /// collector is stopped and the exception propagates.
+  /// Called after every config that finished (or failed); returning true ends the sweep there,
+  /// as if those were all its configs (a re-run child's part of a sweep).
+  void set_stop_after_config(std::function<bool()> stop) { stop_after_config_ = std::move(stop); }
+
+  /// Runs the sweep. Runs are numbered by Config::index(), so `configs` may be a part of a sweep
+  /// (a resumed sweep, a re-run child's share). If the tool throws, or `fn` throws and
+  /// on_config_error is "raise", what was measured is handed to the sink, the collector is
+  /// stopped and the exception propagates; with "skip" an exception of `fn` fails its config
+  /// (Output::failures) and the sweep goes on, unless the device is unusable afterwards.
   Output run(const SessionInfo& info, const std::vector<Config>& configs, const Benchmark& fn);
 
  private:
   RunLog execute(const RunId& run, const Config& config, const Benchmark& fn);
+  void end_failed_run(const RunId& run, int pass, const Config& config,
+                      const ConfigFailure& failure);
   void flush_to_sink(Output& out, bool final_records);
   /// Moves the recorded phase spans into `out` and hands them to the sink.
   void take_phases(Output& out);
@@ -46,6 +60,8 @@ class Session {
   std::vector<RunLog> pending_runs_;
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
+  bool skip_failures_ = false;      // on_config_error "skip"
+  std::function<bool()> stop_after_config_;
 };
 
 }  // namespace kscope

@@ -83,6 +83,7 @@ std::string Results::to_json() const {
   j["processed"] = std::move(processed);
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
   j["findings"] = report::findings_to_json(d_.findings);
+  if (!d_.failures.empty()) j["failed_configs"] = report::failures_to_json(d_.failures);
   if (!d_.timeline.empty()) j["timeline"] = report::to_json(d_.timeline);
   return report::to_text(j, 1);
 }
@@ -133,6 +134,9 @@ Results Results::load(const std::string& path) {
     }
     if (const auto t = root.find("telemetry")) d.telemetry = report::telemetry_from_json(*t);
     if (const auto f = root.find("findings")) d.findings = report::findings_from_json(*f);
+    if (const auto f = root.find("failed_configs")) {
+      d.failures = report::failures_from_json(*f, d.configs.size());
+    }
     if (const auto t = root.find("timeline")) d.timeline = report::timeline_from_json(*t);
   } catch (const FileFormatError& e) {
     throw FileFormatError("'" + path + "' does not follow the kscope result schema " +

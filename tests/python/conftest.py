@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 import kscope  # noqa: E402
-from kscope import tools  # noqa: E402
+from kscope import tools_manager  # noqa: E402
 from kscope._native import native  # noqa: E402
 
 _DEVICE_OK, _DEVICE_REASON = kscope.device_available(), kscope.device_unavailable_reason()
@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _no_active_tool(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tools, "_active_tool", None)
+    monkeypatch.setattr(tools_manager, "_active_tool", None)
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from kscope._configs import engine_value, label
+from kscope.collection.core import engine_value
+from kscope.utils import label
 from kscope._native import native
 
 

@@ -270,14 +270,15 @@ def test_default_output_prefix_is_one_temporary_directory(fake_engine):
 def test_the_literal_types_list_the_engines_allowed_values():
     from typing import get_args
 
-    from kscope import _options
+    from kscope import thermovision
+    from kscope.collection import core
 
-    for option, alias in (("clock_control", _options.ClockControl),
-                          ("cache_control", _options.CacheControl),
-                          ("replay_mode", _options.ReplayMode),
-                          ("metric_replay", _options.MetricReplay),
-                          ("duration_source", _options.DurationSource),
-                          ("thermal_mode", _options.ThermalMode)):  # fmt: skip
+    for option, alias in (("clock_control", core.ClockControl),
+                          ("cache_control", core.CacheControl),
+                          ("replay_mode", core.ReplayMode),
+                          ("metric_replay", core.MetricReplay),
+                          ("duration_source", core.DurationSource),
+                          ("thermal_mode", thermovision.ThermalMode)):  # fmt: skip
         assert sorted(get_args(alias)) == sorted(native.allowed_values(option)), option
 
 

@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 import kscope
-from kscope._derive import DeriveAdapter, check_arity
+from kscope.extraction import DeriveAdapter, check_arity
 from kscope._native import native
 
 CONFIGS = [(100, 100), (200, 300)]

@@ -15,7 +15,7 @@ import pytest
 
 import info_scenarios
 import kscope
-from kscope import info_collectors
+from kscope import info_collector
 from kscope._native import native
 from kscope.exceptions import ProfilerException
 
@@ -104,7 +104,7 @@ def test_three_forms_are_accepted():
 
     forms = [kscope.InfoCollector("inst", lambda: 1, ONCE), ("tup", lambda n: n, "config"),
              ("tup_enum", lambda n: n, CONFIG), decorated]  # fmt: skip
-    assert [n for n, _, _ in info_collectors.normalize_collectors(forms)] == [
+    assert [n for n, _, _ in info_collector.normalize_collectors(forms)] == [
         "inst", "tup", "tup_enum", "decorated"]  # fmt: skip
     kscope.analyze.kernel(info_collectors=forms)(lambda n: None)
 
@@ -148,7 +148,7 @@ def test_parameter_names():
 
 
 def test_bind_args_to_signature():
-    bind = info_collectors.bind_args_to_signature
+    bind = info_collector.bind_args_to_signature
     assert bind(lambda *a: a, (), (1, 2, 3)) == [1, 2, 3]
     assert bind(lambda n: n, (), (1, 2, 3)) == [1]  # default-padded config trimmed
     assert bind(lambda annotation_name, n: None, ("add",), (1, 2, 3)) == ["add", 1]
@@ -158,7 +158,7 @@ def test_bind_args_to_signature():
 
 
 def test_column_values():
-    value = info_collectors.column_value
+    value = info_collector.column_value
     assert value(None) is None and value("x") == "x"
     assert value(3) == 3.0 and isinstance(value(3), float) and value(True) == 1.0
     assert value(np.int64(7)) == 7.0 and value(np.float32(0.5)) == 0.5 and value(np.bool_(0)) == 0.0

@@ -14,7 +14,7 @@ import pytest
 from plot_helpers import run_cli
 
 import kscope
-from kscope import plot as kplot
+from kscope import visualization
 from kscope.exceptions import FileFormatError, FileFormatWarning, ProfilerException
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "fixtures", "golden", "vadd_results.json")
@@ -133,7 +133,7 @@ def test_plot_cli_reports_malformed_files_without_a_traceback(tmp_path):
 def test_processed_csv_without_the_columns_is_named(tmp_path):
     path = write(tmp_path, "Annotation,Metric,n,AvgValue\nk,t,1,2.0\n", "p.csv")
     with pytest.raises(FileFormatError) as info:
-        kplot.read_processed_csv(path)
+        visualization.read_processed_csv(path)
     assert str(info.value) == (
         f"'{path}' is not a processed kscope CSV (processed_data-<name>-<id>.csv): it lacks the "
         "column(s) NumRuns, Normalized, CI95_Lower, CI95_Upper; found the columns Annotation, "

@@ -23,7 +23,7 @@ from plot_helpers import (
     value_texts,
 )
 
-from kscope import plot as kplot
+from kscope import visualization
 
 DRAM = "dram__bytes.sum"
 SIZES = [1 << k for k in range(12, 26, 2)]
@@ -264,7 +264,7 @@ def test_annotate_points_writes_each_value(sweep):
 
 
 def test_value_label_formats():
-    assert [kplot.value_label(v) for v in (0.0, 0.85, 1.0, 99.5, 2512.27, 2.0e8, 1e-4)] == [
+    assert [visualization.value_label(v) for v in (0.0, 0.85, 1.0, 99.5, 2512.27, 2.0e8, 1e-4)] == [
         "0.00", "0.85", "1.00", "99.50", "2512", "2e+08", "0.0001"]  # fmt: skip
 
 
@@ -309,7 +309,7 @@ def test_more_annotations_than_colours_are_all_drawn():
     ax = draw(results).axes[0]
     lines = series_lines(ax)
     assert len(lines) == 16 and len(legend_labels(ax)) == 16
-    assert lines[14].get_color() == lines[0].get_color() == kplot.PALETTE[0]
+    assert lines[14].get_color() == lines[0].get_color() == visualization.PALETTE[0]
     assert (lines[0].get_linestyle(), lines[14].get_linestyle()) == ("-", "--")
     assert lines[14].get_marker() != lines[0].get_marker()
     colours = [(line.get_color(), line.get_linestyle()) for line in lines]
@@ -329,7 +329,7 @@ def test_more_annotations_than_colours_in_bars():
 def test_series_keep_their_colour_in_every_panel(sweep):
     fig = draw(sweep, col_panels=["dtype"])
     for ax in fig.axes:
-        assert [line.get_color() for line in series_lines(ax)] == list(kplot.PALETTE[:2])
+        assert [line.get_color() for line in series_lines(ax)] == list(visualization.PALETTE[:2])
 
 
 # --- parameters found by name: lists and dicts -----------------------------------------------
@@ -387,7 +387,7 @@ def test_print_data(sweep, capsys):
 
 def test_processed_csv_written_by_the_engine(sweep, tmp_path):
     raw_csv, processed_csv = sweep.engine_results.write_csv(str(tmp_path / "x_"))
-    fig = kplot.plot_dataframe(processed_csv, None, TIME, col_panels=["dtype"])
+    fig = visualization.plot_dataframe(processed_csv, None, TIME, col_panels=["dtype"])
     assert len(fig.axes) == 2
     assert legend_labels(fig.axes[0]) == ["vadd", "vadd_vec4"]
     assert tick_labels(fig.axes[0]) == [f"n={n}" for n in SIZES]

@@ -19,8 +19,8 @@ from plot_helpers import (
 
 import kscope
 from kscope import __main__ as cli
-from kscope import plot as kplot
-from kscope._plot_options import PlotOptions
+from kscope import visualization
+from kscope.visualization import PlotOptions
 
 
 def test_cli_writes_a_png_from_cpp_json(tmp_path):
@@ -101,12 +101,12 @@ def test_cli_defaults_are_the_decorator_defaults(monkeypatch):
 def test_cli_reads_a_processed_csv(tmp_path, capsys, monkeypatch):
     _, processed = golden("vadd_sweep.json").engine_results.write_csv(str(tmp_path / "v_"))
     figures = []
-    original = kplot.plot_dataframe
+    original = visualization.plot_dataframe
 
     def spy(frame, filename, metric, **options):
         return original(frame, filename, metric, plot_callback=figures.append, **options)
 
-    monkeypatch.setattr(kplot, "plot_dataframe", spy)
+    monkeypatch.setattr(visualization, "plot_dataframe", spy)
     assert cli.main(["plot", processed, "--metric", TIME, "--col-panels", "dtype"]) == 0
     assert os.path.exists(os.path.splitext(processed)[0] + ".png")
     assert len(figures[0].axes) == 2 and legend_labels(figures[0].axes[0]) == ["vadd", "vadd_vec4"]

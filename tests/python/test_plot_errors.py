@@ -9,7 +9,7 @@ import pytest
 from plot_helpers import TIME, golden
 
 import kscope
-from kscope import plot as kplot
+from kscope import visualization
 from kscope.exceptions import InvalidArgumentError, ProfilerException
 
 FOUND = "['gpu__time_duration.sum', 'dram__bytes.sum']"
@@ -39,7 +39,7 @@ def test_no_metrics(sweep):
     text = ("No metrics found in the profile results. Please ensure that the profiler is "
             "configured correctly.")  # fmt: skip
     with pytest.raises(ValueError, match=f"^{re.escape(text)}$"):
-        kplot.plot_dataframe(empty, None)
+        visualization.plot_dataframe(empty, None)
 
 
 def test_metric_errors_are_kscope_exceptions_too(sweep):

@@ -11,7 +11,7 @@ import types
 import pytest
 
 import kscope
-from kscope import _progress
+from kscope import utils
 from kscope._native import native
 
 
@@ -49,7 +49,7 @@ def test_one_bar_per_sweep_follows_the_updates():
         bars.append(FakeBar(**kwargs))
         return bars[-1]
 
-    show = _progress.NotebookProgress(tqdm, "matmul")
+    show = utils.NotebookProgress(tqdm, "matmul")
     show(_update(0, 2, 0, 6, "n=1"))
     show(_update(1, 2, 3, 6, "n=2"))
     show(_update(1, 2, 6, 6, "n=2", finished=True))
@@ -68,14 +68,14 @@ def _pretend_notebook(monkeypatch):
 
 
 def test_outside_a_notebook_the_engine_prints_its_line():
-    assert not _progress.in_notebook()
-    assert _progress.notebook_progress("f") is None
+    assert not utils.in_notebook()
+    assert utils.notebook_progress("f") is None
 
 
 def test_in_a_notebook_with_tqdm_a_bar(monkeypatch):
     pytest.importorskip("tqdm")
     _pretend_notebook(monkeypatch)
-    assert isinstance(_progress.notebook_progress("f"), _progress.NotebookProgress)
+    assert isinstance(utils.notebook_progress("f"), utils.NotebookProgress)
 
 
 def test_in_a_notebook_without_tqdm_the_engine_prints_its_line(monkeypatch):
@@ -88,13 +88,13 @@ def test_in_a_notebook_without_tqdm_the_engine_prints_its_line(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_tqdm)
-    assert _progress.notebook_progress("f") is None
+    assert utils.notebook_progress("f") is None
 
 
 def test_the_engine_sends_a_sweeps_updates_instead_of_its_line(monkeypatch, capsys):
     updates = []
     monkeypatch.setattr(native, "profile", native._test_profile_without_device)
-    monkeypatch.setattr("kscope._profiler.notebook_progress",
+    monkeypatch.setattr("kscope.collection.core.notebook_progress",
                         lambda name: updates.append if name == "f" else None)  # fmt: skip
 
     @kscope.analyze.kernel(configs=[(1,), (2,)], runs=2)

@@ -11,7 +11,7 @@ from script_runner import FIXTURES_DIR, describe, run_script
 
 import kscope
 from kscope._native import native
-from kscope._reexec import flushing_in_child, reexec_command
+from kscope.collection.reexec import flushing_in_child, reexec_command
 
 
 def test_this_pytest_process_can_be_re_run():

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import kscope
-from kscope._findings import LEADING_COLUMNS, TRAILING_COLUMNS, findings_frame
+from kscope.transformation import LEADING_COLUMNS, TRAILING_COLUMNS, findings_frame
 from kscope.exceptions import InvalidArgumentError
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures")

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 import kscope
-from kscope import tools
+from kscope import tools_manager
 from kscope.exceptions import NCUNotAvailableError, NotSupportedError
 
 SILENT = kscope.VerbosityLevel.SILENT
@@ -16,7 +16,7 @@ SILENT = kscope.VerbosityLevel.SILENT
 
 @pytest.fixture
 def ncu_in_build(monkeypatch):
-    monkeypatch.setattr(tools, "_engine_tools", lambda: ["cupti", "ncu", "sanitizer"])
+    monkeypatch.setattr(tools_manager, "_engine_tools", lambda: ["cupti", "ncu", "sanitizer"])
 
 
 def test_tool_members():
@@ -58,7 +58,7 @@ def test_deactivate_cupti():
 
 
 def test_tool_missing_from_the_build(monkeypatch):
-    monkeypatch.setattr(tools, "_engine_tools", lambda: ["cupti"])
+    monkeypatch.setattr(tools_manager, "_engine_tools", lambda: ["cupti"])
     with pytest.raises(NotSupportedError, match=r"^tool 'ncu' is not available in this kscope "
                        r"build; available: 'cupti'\.$"):  # fmt: skip
         kscope.activate(kscope.Tool.NCU)

@@ -85,7 +85,7 @@ def test_a_decorated_function_returns_profile_results_in_every_form(tmp_path):
     path.write_text(FORMS, encoding="utf-8")
     out, status = _mypy(str(path))
     revealed = re.findall(r'Revealed type is "([^"]+)"', out)
-    assert revealed == ["kscope.results.ProfileResults"] * 5, out
+    assert revealed == ["kscope.collection.core.ProfileResults"] * 5, out
     assert status == 0 and "Success: no issues found" in out, out
 
 

@@ -244,7 +244,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "at /runs/1/run: expected a non-negative integer, found -1"},
         JournalCase{"runs_missing", 1, {"/runs", ""}, "at /: the member \"runs\" is missing"},
         JournalCase{"kind_unknown", 1, {"/kind", "\"batch\""},
-                    "at /kind: expected \"runs\", \"findings\" or \"end\", found \"batch\""},
+                    "at /kind: expected \"runs\", \"metadata\", \"findings\", \"failed\" or \"end\", found \"batch\""},
         JournalCase{"metric_value_text", 1, {"/records/0/metrics/0/1", "\"x\""},
                     "at /records/0/metrics/0/1: expected a number or null, found \"x\""},
         JournalCase{"metric_short", 1, {"/records/0/metrics/0", "[\"m\"]"},

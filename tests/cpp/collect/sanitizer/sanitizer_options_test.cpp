@@ -126,17 +126,6 @@ TEST(ChildScopeTest, SelectsConfigsAndRunsEachOnce) {
   EXPECT_EQ(once.thermal_mode, "off");
 }
 
-TEST(ChildScopeTest, RestoresSweepIndices) {
-  auto cs = configs({10, 20, 30}, "n");
-  for (std::size_t i = 0; i < cs.size(); ++i) cs[i].set_index(i);
-  const std::vector<Config> selected = {cs[2]};
-  std::vector<RunLog> runs = {RunLog{RunId{0, 0, false}, {"a"}, {}}};
-  std::vector<subprocess::AnnotationEntry> trace = {{"a", RunId{0, 0, false}}};
-  subprocess::restore_config_indices(selected, &runs, &trace);
-  EXPECT_EQ(runs[0].run.config, 2u);
-  EXPECT_EQ(trace[0].run.config, 2u);
-}
-
 TEST(ChildCollectorBoundaryTest, EveryEntryAndExitDuringARunIsNumbered) {
   auto& registry = AnnotationRegistry::instance();
   subprocess::ChildCollector collector;

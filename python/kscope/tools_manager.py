@@ -1,4 +1,5 @@
-"""Choice of the collection tool: which tool measures when a decorator does not name one.
+"""``kscope.tools_manager`` (nsight-python's ``nsight.tools_manager``): the choice of the
+collection tool: which tool measures when a decorator does not name one.
 
 kscope's tools:
 
@@ -16,7 +17,7 @@ import shutil
 from enum import Enum
 from typing import Literal
 
-from ._callsite import warn
+from .utils import warn
 from ._native import native
 from .exceptions import NCU_NOT_AVAILABLE_MSG, NCUNotAvailableError, NotSupportedError, ToolError
 

@@ -1,4 +1,7 @@
-"""``derive_metric`` (docs/python.md) on the engine's ``DeriveFn``.
+"""``kscope.extraction``: derived metrics (nsight-python's ``nsight.extraction``): the user's
+``derive_metric`` (docs/python.md) on the engine's ``DeriveFn``. Extracting the measured
+values from the kernels (attribution to annotation, config and run) is the engine's
+(src/core/extraction.cpp).
 
 The engine calls the adapter once per measured run with the run's metric values (in
 ``metrics`` order) and the engine's config; the adapter looks the original Python config up by
@@ -12,7 +15,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._callsite import warn
+from .utils import warn
 from ._native import native
 
 

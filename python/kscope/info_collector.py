@@ -1,4 +1,4 @@
-"""Info collectors: custom columns (nsight-python's experimental info collectors;
+"""``kscope.info_collector``: custom columns (nsight-python's experimental info collectors;
 docs/info-collectors.md).
 
 The engine owns the mechanism: it calls each collector at its scope (ONCE once per call of the
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar, overload
 
-from ._configs import is_bool
+from .utils import is_bool
 from ._native import native
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -1,0 +1,759 @@
+"""``kscope.collection.core``: one profiling session per call of a decorated function
+(nsight-python's ``nsight.collection.core``), in the order a call goes through it:
+
+1. **Configs**: nsight-python's sanitisation rules (reference §2.4.1), binding of values to the
+   function's parameters, and the engine's view of them. The engine never sees the Python
+   objects of a config: it gets, per config, its index and a printable value per parameter
+   (ints, floats, strings and bools as they are; anything else as a short label). The original
+   objects stay here and fill the DataFrame's parameter columns.
+2. **Settings**: the options of ``@kernel``, type-checked at decoration, and the engine's
+   ``Options`` for one call. Value rules (allowed strings, thermal thresholds, runs >= 1, ...)
+   live in the engine (``Options::validate``), so C++ and Python report them with the same
+   texts; this part checks the Python types the engine cannot see and resolves the output
+   prefix.
+3. **Results**: :class:`ProfileResults`, what a call returns, with the configs' Python values
+   in the engine's JSON documents (lists, tuples and dicts as JSON arrays and objects, objects
+   JSON cannot hold as the engine's short label), and :func:`load` / :func:`load_ncu` for saved
+   results (kscope's).
+4. **The profiler**: :class:`KernelProfiler`, the callable that replaces a decorated function
+   and runs the engine's session.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import json
+import math
+import numbers
+import os
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pandas as pd
+
+from .. import extraction
+from .._native import native
+from ..exceptions import ConfigError, FileFormatWarning, InvalidArgumentError
+from ..info_collector import engine_collectors, normalize_collectors, validate_collectors
+from ..thermovision import ThermalController
+from ..tools_manager import Tool, parse_tool, resolve_tool
+from ..transformation import engine_findings, findings_frame, processed_frame, raw_frame
+from ..utils import VerbosityLevel, is_bool, label, notebook_progress, warn
+from .reexec import flushing_in_child, reexec_command
+
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Configs.
+
+_VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+@dataclass(frozen=True)
+class FunctionSignature:
+    """The "regular" parameters of a decorated function: all but ``*args``/``**kwargs``."""
+
+    name: str
+    params: tuple[inspect.Parameter, ...]
+
+    @classmethod
+    def of(cls, func: Callable[..., Any]) -> FunctionSignature:
+        params = inspect.signature(func).parameters.values()
+        return cls(func.__name__, tuple(p for p in params if p.kind not in _VARIADIC))
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.params]
+
+    @property
+    def total(self) -> int:
+        return len(self.params)
+
+    @property
+    def required(self) -> int:
+        return sum(1 for p in self.params if p.default is inspect.Parameter.empty)
+
+
+@dataclass(frozen=True)
+class BoundConfig:
+    """How one config calls the function: positional and keyword-only arguments."""
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+def _as_values(config: Any) -> tuple[Any, ...]:
+    # Strings are scalars even though they are sequences. nsight-python wraps scalars only for
+    # one-parameter functions; wrapping them always lets a scalar for a two-parameter function
+    # fail with the argument-count message instead of a TypeError from len().
+    if isinstance(config, str) or not isinstance(config, Sequence):
+        return (config,)
+    return tuple(config)
+
+
+def _count_error(count: int, sig: FunctionSignature) -> ConfigError:
+    if sig.required == sig.total:
+        expected = f"{sig.total}"
+    else:
+        expected = f"between {sig.required} and {sig.total}"
+    return ConfigError(f"Configs have {count} arguments, but function expects {expected}")
+
+
+def _lengths_error(lengths: list[int]) -> ConfigError:
+    return ConfigError(
+        f"All configs must have the same number of arguments. Found lengths: {lengths}"
+    )
+
+
+def _pad(values: tuple[Any, ...], sig: FunctionSignature) -> tuple[Any, ...]:
+    return values + tuple(p.default for p in sig.params[len(values) :])
+
+
+def _from_collection(configs: Collection[Any], sig: FunctionSignature) -> list[tuple[Any, ...]]:
+    if len(configs) == 0:
+        raise ConfigError("configs cannot be empty")
+    rows = [_as_values(c) for c in configs]
+    lengths = [len(r) for r in rows]
+    if len(set(lengths)) > 1:
+        raise _lengths_error(lengths)
+    if not sig.required <= lengths[0] <= sig.total:
+        raise _count_error(lengths[0], sig)
+    return [_pad(r, sig) for r in rows]
+
+
+def _from_iterable(configs: Iterable[Any], sig: FunctionSignature) -> list[tuple[Any, ...]]:
+    # nsight-python materialises generators inside its run loop and checks them one by one;
+    # kscope does the same checks, with the same texts, before any GPU work.
+    rows: list[tuple[Any, ...]] = []
+    for config in configs:
+        row = _as_values(config)
+        if not sig.required <= len(row) <= sig.total:
+            raise ConfigError(
+                f"Function '{sig.name}' does not support the input configuration"
+            )
+        if rows and len(row) != len(rows[0]):
+            raise _lengths_error([len(r) for r in rows] + [len(row)])
+        rows.append(row)
+    if not rows:
+        raise ConfigError("configs cannot be empty")
+    return [_pad(r, sig) for r in rows]
+
+
+def sanitize_configs(
+    sig: FunctionSignature,
+    call_args: tuple[Any, ...],
+    call_kwargs: dict[str, Any],
+    call_configs: Iterable[Any] | None,
+    decorator_configs: Iterable[Any] | None,
+) -> list[tuple[Any, ...]]:
+    """The configs of one call, each padded with the defaults of the trailing parameters.
+
+    Raises :class:`ConfigError` (a :class:`ProfilerException`) with nsight-python's texts for
+    every misuse, and ``TypeError`` when ``configs`` is no collection or iterable of configs.
+    """
+    if call_kwargs:
+        raise ConfigError(f"Keyword arguments are not supported yet: {list(call_kwargs)}")
+    if call_args:
+        if call_configs is not None or decorator_configs is not None:
+            raise ConfigError(
+                "You have provided configs at decoration time and at runtime. Provide configs "
+                "at decoration time or at runtime."
+            )
+        call_configs = [tuple(call_args)]
+    if call_configs is None:
+        if decorator_configs is None:
+            if sig.required == 0:
+                return [_pad((), sig)]
+            raise ConfigError(
+                "You have provided no configs. Provide configs at decoration time or at runtime."
+            )
+        configs = decorator_configs
+    elif decorator_configs is not None:
+        raise ConfigError(
+            "You have provided configs at decoration time and at runtime. Provide configs at "
+            "decoration time or at runtime."
+        )
+    else:
+        configs = call_configs
+    if isinstance(configs, (str, bytes)) or not isinstance(configs, Iterable):
+        raise TypeError(
+            f"configs must be a sequence or iterable of configs (each a tuple of argument values, "
+            f"or a scalar for a one-parameter function), e.g. [{configs!r}]; got {configs!r}"
+        )
+    if isinstance(configs, Collection):
+        return _from_collection(configs, sig)
+    return _from_iterable(configs, sig)
+
+
+def bind(sig: FunctionSignature, values: tuple[Any, ...]) -> BoundConfig:
+    """Maps a padded config onto the parameters: keyword-only ones by name, the others by
+    position (``*args``/``**kwargs`` stay empty)."""
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for param, value in zip(sig.params, values):
+        if param.kind is inspect.Parameter.KEYWORD_ONLY:
+            kwargs[param.name] = value
+        else:
+            args.append(value)
+    return BoundConfig(tuple(args), kwargs)
+
+
+def engine_value(value: Any) -> bool | int | float | str:
+    """The value as the engine stores it: bool, int (64-bit), float and str as they are
+    (numpy scalars included), anything else as :func:`label`."""
+    if is_bool(value):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        as_int = int(value)
+        return as_int if _INT64_MIN <= as_int <= _INT64_MAX else str(as_int)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    return label(value)
+
+
+def engine_configs(sig: FunctionSignature, rows: list[tuple[Any, ...]]) -> list[Any]:
+    """``kscope._kscope.Config`` objects for ``rows`` (values in parameter order), labelled the
+    Python way (``n=1024, causal=True, dtype=torch.float16``) for the progress line."""
+    names = sig.names
+    configs = []
+    for row in rows:
+        config = native.Config([engine_value(v) for v in row], names)
+        texts = (v if isinstance(v, str) else label(v) for v in row)
+        config.label = ", ".join(f"{n}={t}" for n, t in zip(names, texts))
+        configs.append(config)
+    return configs
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Settings.
+
+# The allowed values of the enumerated options, for type checkers; the engine checks them at
+# run time (Options::validate), and a test keeps the two lists equal.
+ClockControl = Literal["none", "base"]
+CacheControl = Literal["all", "none"]
+ReplayMode = Literal["kernel", "range"]
+MetricReplay = Literal["checkpoint", "application", "kernel"]
+DurationSource = Literal["activity", "profiler"]
+OnConfigError = Literal["raise", "skip"]
+
+_ENGINE_VERBOSITY = {
+    VerbosityLevel.SILENT: native.Verbosity.SILENT,
+    VerbosityLevel.INFO: native.Verbosity.INFO,
+    VerbosityLevel.DEBUG: native.Verbosity.DEBUG,
+}
+
+
+@dataclass(frozen=True)
+class KernelSettings:
+    """Validated options of one ``@kernel`` decorator (see :func:`kscope.analyze.kernel`)."""
+
+    configs: Iterable[Any] | None
+    runs: int
+    warmup_runs: int
+    derive_metric: Callable[..., Any] | None
+    normalize_against: str | None
+    verbosity: VerbosityLevel
+    metrics: tuple[str, ...]
+    ignore_kernel_list: tuple[str, ...]
+    clock_control: str
+    cache_control: str
+    replay_mode: str
+    metric_replay: str
+    duration_source: str
+    thermal: ThermalController
+    combine_kernel_metrics: Callable[[float, float], float] | None
+    output_prefix: str | None
+    output_csv: bool
+    info_collectors: Sequence[Any] | None
+    tool: Tool | None
+    on_config_error: str = "raise"
+    resume: str | None = None
+    ncu_part_seconds: float = 60.0
+
+
+_INT_MAX = 2**31 - 1  # the engine's options are C ints
+
+
+def _require_int(name: str, value: Any, optional: bool = False) -> None:
+    if optional and value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        expected = "an int or None" if optional else "an int"
+        raise TypeError(f"{name} must be {expected}, got {value!r}")
+    if not -_INT_MAX - 1 <= value <= _INT_MAX:
+        raise InvalidArgumentError(f"Invalid {name} {value}. Expected an integer <= {_INT_MAX}.")
+
+
+def _names(name: str, value: Any, optional: bool) -> tuple[str, ...]:
+    if value is None and optional:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a sequence of str (e.g. [{value!r}]), got {value!r}")
+    items = tuple(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(f"{name} must contain only str, got {item!r}")
+    return items
+
+
+def _choice(option: str, value: Any) -> str:
+    if not isinstance(value, str):
+        allowed = " or ".join(f"'{v}'" for v in native.allowed_values(option))
+        raise InvalidArgumentError(f"Invalid {option} {value!r}. Expected {allowed}.")
+    return value
+
+
+def _verbosity(value: Any) -> VerbosityLevel:
+    try:
+        return VerbosityLevel(value)
+    except ValueError:
+        levels = ", ".join(f"VerbosityLevel.{v.name}" for v in VerbosityLevel)
+        raise ValueError(f"Invalid verbosity {value!r}. Expected one of {levels}.") from None
+
+
+def _check_combiner(combine: Any) -> None:
+    if combine is None:
+        return
+    if not callable(combine):
+        raise TypeError("combine_kernel_metrics must be a callable taking two values (lhs, rhs)")
+    try:
+        inspect.signature(combine).bind(0.0, 0.0)
+    except TypeError:
+        raise ValueError(
+            "combine_kernel_metrics must accept exactly two positional arguments (lhs, rhs), "
+            "e.g. lambda x, y: x + y"
+        ) from None
+    except ValueError:  # no introspectable signature (a builtin): trust it
+        pass
+
+
+def make_settings(**options: Any) -> KernelSettings:
+    """Checks every option of ``@kernel`` and returns them validated; raises ``TypeError``
+    (wrong Python type) or :class:`kscope.exceptions.InvalidArgumentError` /
+    :class:`~kscope.exceptions.NotSupportedError` (engine rules) before any GPU work."""
+    o = dict(options)
+    _require_int("runs", o["runs"])
+    _require_int("warmup_runs", o["warmup_runs"])
+    for name in ("thermal_wait", "thermal_cont", "thermal_timeout", "thermal_device"):
+        _require_int(name, o[name], optional=True)
+    o["metrics"] = tuple(m.strip() for m in _names("metrics", o["metrics"], optional=False))
+    o["ignore_kernel_list"] = _names("ignore_kernel_list", o["ignore_kernel_list"], optional=True)
+    for name in ("clock_control", "cache_control", "replay_mode", "metric_replay",
+                 "duration_source", "thermal_mode", "on_config_error"):
+        o[name] = _choice(name, o[name])
+    o["thermal"] = ThermalController(
+        *(o.pop(name) for name in ("thermal_mode", "thermal_wait", "thermal_cont",
+                                   "thermal_timeout", "thermal_device"))
+    )  # fmt: skip
+    if o["derive_metric"] is not None:
+        extraction.check_callable(o["derive_metric"])
+    _check_combiner(o["combine_kernel_metrics"])
+    if isinstance(o["ncu_part_seconds"], bool) or not isinstance(
+        o["ncu_part_seconds"], (int, float)
+    ):
+        raise TypeError(f"ncu_part_seconds must be a number, got {o['ncu_part_seconds']!r}")
+    for name in ("normalize_against", "output_prefix", "resume"):
+        if o[name] is not None and not isinstance(o[name], str):
+            raise TypeError(f"{name} must be a str or None, got {o[name]!r}")
+    if not isinstance(o["output_csv"], bool):
+        raise TypeError(f"output_csv must be a bool, got {o['output_csv']!r}")
+    o["verbosity"] = _verbosity(o["verbosity"])
+    o["tool"] = parse_tool(o["tool"])
+    settings = KernelSettings(**o)
+    engine_options(settings, resolve_tool(settings.tool)).validate()
+    return settings
+
+
+def resolve_output_prefix(prefix: str | None) -> str:
+    """nsight-python's rule: None gives a fresh temporary directory ``$TMPDIR/kscope_XXXXXX/``
+    (created now; the caller does this once per decorated function, at its first call); a
+    prefix gets its directory created."""
+    if prefix is None:
+        return tempfile.mkdtemp(prefix="kscope_") + os.sep
+    directory = os.path.dirname(prefix) or "."
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as e:
+        # The engine's text for the same failure (src/api/output_prefix.cpp).
+        raise InvalidArgumentError(
+            f"Invalid output_prefix '{prefix}': cannot create its directory '{directory}' "
+            f"({e.strerror}). Choose a prefix in a directory kscope can write to."
+        ) from None
+    return prefix
+
+
+def _write_stdout(text: str) -> None:
+    # Looked up on every call: pytest and Jupyter replace sys.stdout.
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _engine_warning(text: str) -> None:
+    warn(text, RuntimeWarning)
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return bool(sys.stdout.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def engine_options(
+    settings: KernelSettings, tool: Tool, derive_metric: Callable[..., Any] | None = None
+) -> Any:
+    """The engine's ``Options`` for one call with ``tool``; printing goes to ``sys.stdout``,
+    warnings to ``warnings.warn``. ``derive_metric`` is the engine-side adapter, if any."""
+    o = native.Options()
+    o.runs = settings.runs
+    o.warmup_runs = settings.warmup_runs
+    o.metrics = list(settings.metrics)
+    o.tool = tool.value
+    o.cache_control = settings.cache_control
+    o.clock_control = settings.clock_control
+    o.replay_mode = settings.replay_mode
+    o.metric_replay = settings.metric_replay
+    o.duration_source = settings.duration_source
+    o.ignore_kernel_list = list(settings.ignore_kernel_list)
+    combine = settings.combine_kernel_metrics
+    o.combine_kernel_metrics = None if combine is None else (lambda a, b: float(combine(a, b)))
+    o.derive_metric = derive_metric
+    o.normalize_against = settings.normalize_against or ""
+    o.verbosity = _ENGINE_VERBOSITY[settings.verbosity]
+    o.output_prefix = settings.output_prefix or ""
+    o.output_csv = settings.output_csv
+    o.on_config_error = settings.on_config_error
+    o.resume = settings.resume or ""
+    o.ncu_part_seconds = float(settings.ncu_part_seconds)
+    o.call_name = "kscope.analyze.kernel()"
+    o.reexec_argv, o.reexec_unavailable = reexec_command()
+    settings.thermal.apply(o)
+    o.log = _write_stdout
+    o.on_warning = _engine_warning
+    o.interactive = _stdout_is_terminal()
+    return o
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Results.
+
+JsonValue = Any
+
+
+def encode_value(value: Any) -> JsonValue:
+    """``value`` as a JSON-compatible object (see the module docstring)."""
+    if value is None or isinstance(value, str):
+        return value
+    if is_bool(value):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        as_float = float(value)
+        return as_float if math.isfinite(as_float) else None
+    if isinstance(value, (list, tuple)):
+        return [encode_value(v) for v in value]
+    if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
+        return {k: encode_value(v) for k, v in value.items()}
+    return label(value)
+
+
+def with_config_values(document: str, rows: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """The engine's JSON ``document`` with the configs' values replaced by ``rows``."""
+    doc: dict[str, Any] = json.loads(document)
+    for config, row in zip(doc.get("configs", []), rows):
+        config["values"] = [encode_value(v) for v in row]
+    return doc
+
+
+def _header(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+        # A journal's first line is its header; a result file is one JSON document.
+        if '"kscope.journal"' in first:
+            header: dict[str, Any] = json.loads(first)
+            return header
+        document: dict[str, Any] = json.loads(first + f.read())
+        return document
+
+
+def read_config_values(path: str, count: int) -> list[tuple[Any, ...]] | None:
+    """The configs' values of a result or journal file as Python objects, or None when the
+    file does not hold ``count`` configs with values."""
+    try:
+        configs = _header(path).get("configs", [])
+        rows = [tuple(c["values"]) for c in configs]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return rows if len(rows) == count else None
+
+
+class ProfileResults:
+    """The results of one call of a ``@kscope.analyze.kernel`` function (or of a saved file).
+
+    It wraps the engine's results and keeps the configs' original Python objects, which fill
+    the parameter columns of the DataFrames.
+    """
+
+    def __init__(self, results: Any, configs: list[tuple[Any, ...]] | None = None) -> None:
+        """``results`` is a ``kscope._kscope.Results``; ``configs`` the Python values of its
+        configs in parameter order (default: the engine's values)."""
+        self._results = results
+        if configs is None:
+            configs = [tuple(c.values) for c in results.configs]
+        self._configs = configs
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """The processed table: one row per (annotation, metric, config) with statistics over
+        the runs, in nsight-python's column order (see docs/python.md). For tool "sanitizer"
+        (and :func:`kscope.sanitize`): one row per finding, an empty frame with the same columns
+        when nothing was found (docs/tools/sanitizer.md)."""
+        if str(self._results.metadata.tool) == "sanitizer":
+            return findings_frame(self.findings, self.parameters, self._configs)
+        return processed_frame(self._results, self._configs)
+
+    @property
+    def findings(self) -> list[dict[str, Any]]:
+        """Tool "sanitizer": what compute-sanitizer found, one dict per finding (the keys of the
+        JSON document's "findings"); empty for the measuring tools."""
+        return engine_findings(self._results)
+
+    @property
+    def ok(self) -> bool:
+        """True when compute-sanitizer found nothing (always True for the measuring tools)."""
+        return not self.findings
+
+    @property
+    def failed_configs(self) -> list[dict[str, Any]]:
+        """The configs whose function raised with ``on_config_error="skip"``, in sweep order:
+        one dict each with ``config`` (index), ``values`` (the config's values), ``run``,
+        ``warmup``, ``type`` (e.g. ``"ValueError"``), ``message`` and ``error`` (the ``Error``
+        column's text). Empty when every config was measured."""
+        return [
+            {
+                "config": int(f.config),
+                "values": self._configs[f.config],
+                "run": int(f.run),
+                "warmup": bool(f.warmup),
+                "type": str(f.type),
+                "message": str(f.message),
+                "error": str(f),
+            }
+            for f in self._results.failed_configs
+        ]
+
+    def raw_dataframe(self) -> pd.DataFrame:
+        """The raw table: one row per (annotation, metric, config, run)."""
+        return raw_frame(self._results, self._configs)
+
+    def to_json(self, path: str | os.PathLike[str]) -> None:
+        """Writes the engine's JSON document (readable by :func:`load` and by the C++
+        ``kscope::Results::load``) with the configs' Python values."""
+        doc = with_config_values(self._results.to_json(), self._configs)
+        with open(os.fspath(path), "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1, allow_nan=False)
+            f.write("\n")
+
+    def plot(
+        self,
+        filename: str | os.PathLike[str] | None = "plot.png",
+        metric: str | None = None,
+        **options: Any,
+    ) -> Any:
+        """Plots one metric, as ``@kscope.analyze.plot`` does, and returns the
+        ``matplotlib.figure.Figure``. ``filename`` None: not saved. ``options``: the keyword
+        options of :func:`kscope.analyze.plot` (docs/plots.md). Needs matplotlib."""
+        from ..visualization import PlotOptions, render
+
+        return render(self.to_dataframe(), self.parameters, filename, metric,
+                            PlotOptions(**options), self.name)  # fmt: skip
+
+    @property
+    def name(self) -> str:
+        """Session name: the decorated function's name."""
+        return str(self._results.name)
+
+    @property
+    def id(self) -> int:
+        """Per-name call counter of the session (0 for the first call)."""
+        return int(self._results.id)
+
+    @property
+    def parameters(self) -> list[str]:
+        """The parameter columns, in the function's order."""
+        return list(self._results.parameters)
+
+    @property
+    def configs(self) -> list[tuple[Any, ...]]:
+        """The configs' values (original Python objects), in sweep order."""
+        return list(self._configs)
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """GPU, driver, clocks, host and tool of the measurement."""
+        m = self._results.metadata
+        return {k: getattr(m, k) for k in dir(m) if not k.startswith("_")}
+
+    @property
+    def journal_path(self) -> str:
+        """The journal the session wrote while measuring ("" if none)."""
+        return str(self._results.journal_path)
+
+    @property
+    def complete(self) -> bool:
+        """False when loaded from the journal of an unfinished or failed session, or of one
+        with malformed lines that were skipped (a warning names them)."""
+        return bool(self._results.complete)
+
+    @property
+    def engine_results(self) -> Any:
+        """The engine's ``kscope._kscope.Results``."""
+        return self._results
+
+    def __str__(self) -> str:
+        return str(self._results.table())
+
+    def __repr__(self) -> str:
+        return (
+            f"<ProfileResults {self.name}-{self.id}: {len(self._configs)} configs, "
+            f"{len(self._results.processed)} rows>"
+        )
+
+
+def load(path: str | os.PathLike[str]) -> ProfileResults:
+    """Reads a saved result back: a JSON file written by :meth:`ProfileResults.to_json` or by
+    a C++ program (``Results::write_json``), or a session journal (``.jsonl``), finished or
+    not. Lists and dicts in configs come back as lists and dicts; tuples as lists.
+
+    Raises:
+        FileFormatError: the file is malformed (the message names the file, the JSON path or
+            line, what was expected and what was found).
+
+    Warns:
+        FileFormatWarning: once per malformed journal line that was skipped (the lines after
+            it still load; ``complete`` is then False).
+    """
+    path = os.fspath(path)
+    results = native.Results.load(path)
+    for text in results.load_warnings:
+        warnings.warn(str(text), FileFormatWarning, stacklevel=2)
+    return ProfileResults(results, read_config_values(path, len(results.configs)))
+
+
+def load_ncu(
+    path: str | os.PathLike[str],
+    metrics: list[str] | None = None,
+    all_metrics: bool = False,
+    ncu: str | None = None,
+) -> ProfileResults:
+    """Reads a report made by Nsight Compute elsewhere (``.ncu-rep``, or a CSV of its raw page)
+    into a :class:`ProfileResults`: one config per profiled kernel (parameters ``ID`` and, when
+    present, ``Block Size`` and ``Grid Size``), its metrics as rows, the kernel's NVTX ranges in
+    the Annotation column. ``metrics``: the metrics to import (default: every numeric one but
+    ncu's descriptive families; ``all_metrics=True`` keeps those too). ``ncu``: the ncu binary
+    that exports a ``.ncu-rep`` (default: ``KSCOPE_NCU``, PATH, the CUDA toolkit)."""
+    results = native.import_ncu(os.fspath(path), list(metrics or []), all_metrics, ncu or "")
+    return ProfileResults(results)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. The profiler.
+
+class KernelProfiler:
+    """Profiles one decorated function. Every call validates its configs (all before any GPU
+    work), then runs the engine's session with the function name as session name, so run ids
+    count per function name (``profiled_data-<name>-<id>.csv``)."""
+
+    def __init__(self, func: Callable[..., Any], settings: KernelSettings) -> None:
+        self.func = func
+        self.signature = FunctionSignature.of(func)
+        self.collectors = normalize_collectors(settings.info_collectors)
+        validate_collectors(self.collectors, func.__name__, self.signature.names)
+        self.settings = settings
+        # Nothing is created on disk until the first call (decorating leaves no directory).
+        self._prefix_resolved = False
+
+    def _resolve_output_prefix(self) -> KernelSettings:
+        """The settings with the output prefix resolved; on the first call this creates the
+        prefix's directory (a fresh temporary one when none was given), used by every later
+        call."""
+        if not self._prefix_resolved:
+            prefix = resolve_output_prefix(self.settings.output_prefix)
+            self.settings = dataclasses.replace(self.settings, output_prefix=prefix)
+            self._prefix_resolved = True
+        return self.settings
+
+    def _decorator_configs(self) -> Iterable[Any] | None:
+        configs = self.settings.configs
+        if configs is not None and not isinstance(configs, Collection):
+            # A generator given at decoration can be iterated once: keep its values for the
+            # following calls.
+            configs = list(configs)
+            self.settings = dataclasses.replace(self.settings, configs=configs)
+        return configs
+
+    def __call__(
+        self, *args: Any, configs: Iterable[Any] | None = None, **kwargs: Any
+    ) -> ProfileResults:
+        rows = sanitize_configs(self.signature, args, kwargs, configs, self._decorator_configs())
+        settings = self._resolve_output_prefix()
+        adapter = None
+        if settings.derive_metric is not None:
+            extraction.check_arity(settings.derive_metric, len(settings.metrics), len(rows[0]))
+            adapter = extraction.DeriveAdapter(settings.derive_metric, rows)
+        options = engine_options(settings, resolve_tool(settings.tool), adapter)
+        options.info_collectors = engine_collectors(self.collectors, rows)
+        options.on_progress = notebook_progress(self.func.__name__)
+        calls = [bind(self.signature, row) for row in rows]
+        func = self.func
+        returned_value = False
+
+        def run(config: Any) -> None:
+            nonlocal returned_value
+            call = calls[config.index]
+            if func(*call.args, **call.kwargs) is not None:
+                returned_value = True
+
+        results = native.profile(
+            func.__name__, engine_configs(self.signature, rows), flushing_in_child(run), options
+        )
+        if returned_value:
+            warn(
+                f"Function '{func.__name__}' returns a value, but the return value for a "
+                "function which is decorated with nsight.analyze.kernel is ignored and instead "
+                "the ProfileResults object is returned.",
+                RuntimeWarning,
+            )
+        return ProfileResults(results, rows)
+
+
+def make_wrapper(
+    func: Callable[..., Any], settings: KernelSettings
+) -> Callable[..., ProfileResults]:
+    """``func`` replaced by a :class:`KernelProfiler` call, keeping its name and docstring."""
+    profiler = KernelProfiler(func, settings)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, configs: Iterable[Any] | None = None, **kwargs: Any) -> ProfileResults:
+        return profiler(*args, configs=configs, **kwargs)
+
+    wrapper.__kscope_profiler__ = profiler  # type: ignore[attr-defined]
+    return wrapper
+
+
+__all__ = [
+    "BoundConfig", "CacheControl", "ClockControl", "DurationSource", "FunctionSignature",
+    "KernelProfiler", "KernelSettings", "MetricReplay", "OnConfigError", "ProfileResults", "ReplayMode", "bind",
+    "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
+    "make_settings", "make_wrapper", "read_config_values", "resolve_output_prefix",
+    "sanitize_configs", "with_config_values",
+]  # fmt: skip

@@ -39,7 +39,7 @@ from . import (
     visualization,
 )
 from .annotation import annotate
-from .collection.core import ProfileResults, load, load_ncu
+from .collection.core import OutputFormat, ProfileResults, load, load_ncu, output_formats
 from .info_collector import CollectionScope, InfoCollector
 from .sanitize import sanitize
 from .tools_manager import Tool, activate, deactivate, get_active_tool
@@ -56,6 +56,7 @@ __version__: str = _native.version()
 __all__ = [
     "CollectionScope",
     "InfoCollector",
+    "OutputFormat",
     "ProfileResults",
     "Tool",
     "VerbosityLevel",
@@ -75,6 +76,7 @@ __all__ = [
     "info_collector",
     "load",
     "load_ncu",
+    "output_formats",
     "row_panel",
     "sanitize",
     "thermovision",

@@ -38,6 +38,15 @@ double nice_step(double range) {
   return 10 * p;
 }
 
+// An axis tick: six significant digits without trailing zeros ("500", "0.25").
+std::string tick_text(double v) {
+  std::string t = format_significant(v, 6);
+  if (t.find('.') == std::string::npos || t.find_first_of("eE") != std::string::npos) return t;
+  while (t.back() == '0') t.pop_back();
+  if (t.back() == '.') t.pop_back();
+  return t;
+}
+
 }  // namespace
 
 std::string xml_escape(const std::string& text) {
@@ -111,7 +120,7 @@ std::string svg_plot(const Results& results, const std::string& metric) {
   s << "</g>\n<g text-anchor=\"end\">\n";
   for (double v = lo; v <= hi + step / 2; v += step) {
     s << "<text x=\"" << fmt(kLeft - 6) << "\" y=\"" << fmt(y_of(v) + 4) << "\">"
-      << xml_escape(format_significant(std::abs(v) < step * 1e-9 ? 0 : v, 6)) << "</text>\n";
+      << xml_escape(tick_text(std::abs(v) < step * 1e-9 ? 0 : v)) << "</text>\n";
   }
   s << "</g>\n<rect x=\"" << fmt(kLeft) << "\" y=\"" << fmt(kTop) << "\" width=\"" << fmt(pw)
     << "\" height=\"" << fmt(ph) << "\" fill=\"none\" stroke=\"black\"/>\n";

@@ -191,7 +191,10 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
         if (stop_after_config_ && stop_after_config_()) break;
         continue;
       }
-      if (std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
+      // With on_config_error "skip" every config is journaled as it ends: a later config's
+      // faulting kernel loses the device and with it whatever the tool had not handed over.
+      if (skip_failures_ ||
+          std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
         flush_to_sink(out, false);
         last_flush = std::chrono::steady_clock::now();
       }

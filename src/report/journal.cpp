@@ -185,8 +185,9 @@ JournalContents read_journal(const std::string& path) {
       } else if (kind == "metadata") {
         d.metadata = metadata_from_json(field.at("metadata"));
       } else if (kind == "failed") {
-        d.failures.push_back(config_failure_from_json(field.at("failure")));
-        check_config_index(field.at("failure"), d.failures.back().config, d.configs.size());
+        ConfigFailure failure = config_failure_from_json(field.at("failure"));
+        check_config_index(field.at("failure"), failure.config, d.configs.size());
+        d.failures.push_back(std::move(failure));
       } else if (kind == "end") {
         std::vector<PhaseSpan> phases;
         if (const auto p = field.find("phases")) phases = phases_from_json(*p);

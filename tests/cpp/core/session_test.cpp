@@ -127,6 +127,15 @@ TEST(SessionSkipTest, AThrowingConfigIsRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(current_annotation(), "");
 }
 
+TEST(SessionSkipTest, EveryConfigIsJournaledAsItEnds) {
+  Harness h;
+  (void)h.run(skipping(2), configs({1, 2, 3}), [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+  });
+  EXPECT_GE(h.sink.appends, 3);  // short configs, yet one write each
+}
+
 TEST(SessionSkipTest, BenchmarkErrorNamesItsOwnTypeAndWarmupFailuresSayWarmup) {
   Harness h;
   auto fn = [&](const Config&) { throw BenchmarkError("ValueError", "n must be even"); };

@@ -86,6 +86,17 @@ TEST(ChildScopeTest, RoundTripsThroughTheVariable) {
   EXPECT_EQ(whole.stop_at, 0u);
 }
 
+TEST(ChildScopeTest, ABudgetRoundTrips) {
+  subprocess::ChildScope s;
+  s.configs = std::vector<std::size_t>{4, 5, 6};
+  s.budget_ms = 60000;
+  EXPECT_EQ(s.to_string(), "configs=4,5,6;budget=60000");
+  const auto back = subprocess::ChildScope::parse(s.to_string());
+  EXPECT_EQ(back.budget_ms, 60000u);
+  EXPECT_EQ(*back.configs, (std::vector<std::size_t>{4, 5, 6}));
+  EXPECT_THROW((void)subprocess::ChildScope::parse("budget=x"), Error);
+}
+
 TEST(ChildScopeTest, MalformedValuesNameTheVariable) {
   for (const std::string bad :
        {"configs=", "configs=1,,2", "stop=x", "stop=0", "twice", "configs=-1"}) {

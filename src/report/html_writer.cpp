@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "core/config_failure.hpp"
 #include "core/number_format.hpp"
 #include "report/compare_cells.hpp"
 #include "report/findings_table.hpp"
@@ -103,6 +104,10 @@ void write_html(const WriteInput& in, std::ostream& out) {
       out << "<p>(no rows)</p>\n";
     } else {
       table(cells, out, "processed");
+    }
+    if (!r.failed_configs().empty()) {
+      out << "<pre class=\"warn\" id=\"failed\">"
+          << xml_escape(failure_summary(r.failed_configs(), r.configs())) << "</pre>\n";
     }
     std::vector<std::string> metrics;
     for (const auto& p : r.processed()) {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/config_failure.hpp"
 #include "report/compare_cells.hpp"
 #include "report/findings_table.hpp"
 #include "report/processed_cells.hpp"
@@ -70,6 +71,9 @@ void write_markdown(const WriteInput& in, std::ostream& out) {
       out << "(no rows)\n";
     } else {
       table(cells, out);
+    }
+    if (!r.failed_configs().empty()) {
+      out << "\n```\n" << failure_summary(r.failed_configs(), r.configs()) << "\n```\n";
     }
   }
   if (in.compare) {

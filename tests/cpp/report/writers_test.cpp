@@ -334,6 +334,18 @@ TEST(HtmlTest, NamesAreEscapedAndFindingsShown) {
   EXPECT_FALSE(has(html, "<svg "));  // a check has no measurements to plot
 }
 
+TEST(HtmlTest, FailedConfigsAreSummarisedInHtmlAndMarkdown) {
+  Results::Data d = testing::sample_results(false).data();
+  d.failures.push_back(ConfigFailure{1, 2, false, "ValueError", "n too <large>"});
+  const Results r(d);
+  const std::string html = written(r, "html");
+  EXPECT_TRUE(has(html, "<pre class=\"warn\" id=\"failed\">1 of 2 configs failed")) << html;
+  EXPECT_TRUE(has(html, "n too &lt;large&gt;"));
+  const std::string md = written(r, "md");
+  EXPECT_TRUE(has(md, "```\n1 of 2 configs failed")) << md;
+  EXPECT_FALSE(has(written(testing::sample_results(false), "md"), "configs failed"));
+}
+
 TEST(HtmlTest, RecordedTimelineAddsHostTimePerPhase) {
   const Results r = Results::load(timed_session(testing::scratch_dir("html_phases")).journal);
   const std::string html = written(r, "html");

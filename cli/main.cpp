@@ -7,7 +7,9 @@
 
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "check_metrics.hpp"
 #include "compare.hpp"
@@ -52,13 +54,39 @@ int main(int argc, char** argv) {
       "Exit status: 0 success, 1 error (bad input file, failed tool), 2 usage error, 3 compare "
       "found a row SLOWER beyond --threshold.");
 
-  auto* show = app.add_subcommand("show", "Print a saved result (JSON) or journal (.jsonl) as a table");
+  auto* show = app.add_subcommand(
+      "show", "Print a saved result (JSON) or journal (.jsonl) as a table, or write it in another format");
   std::string path;
+  std::string format = "table";
+  std::string output;
+  std::string compare;
   show->add_option("path", path, "result .json or journal .jsonl")->required()->check(CLI::ExistingFile);
+  std::vector<std::string> format_names;
+  std::string format_help = "output format (default table):";
+  for (const auto& f : kscope::output_formats()) {
+    format_names.push_back(f.name);
+    format_help += "\n  " + f.name + ": " + f.description;
+  }
+  show->add_option("-f,--format", format, format_help)->check(CLI::IsMember(format_names));
+  show->add_option("-o,--output", output, "write to this file instead of standard output");
+  show->add_option("--compare", compare,
+                   "a second result or journal: the baseline of the compare table (html, md)")
+      ->check(CLI::ExistingFile);
   show->callback([&] {
     const kscope::Results results = kscope::Results::load(path);
     for (const auto& w : results.load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
-    results.print(std::cout);
+    std::optional<kscope::Results> baseline;
+    if (!compare.empty()) {
+      baseline = kscope::Results::load(compare);
+      for (const auto& w : baseline->load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
+    }
+    kscope::WriteOptions options;
+    options.compare = baseline ? &*baseline : nullptr;
+    if (output.empty()) {
+      results.write(format, std::cout, options);
+    } else {
+      results.write(format, output, options);
+    }
   });
   kscope::cli::add_query_metrics(app);
   kscope::cli::add_check_metrics(app);

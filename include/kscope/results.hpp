@@ -15,6 +15,7 @@
 
 #include "kscope/config.hpp"
 #include "kscope/options.hpp"
+#include "kscope/timeline.hpp"
 
 namespace kscope {
 
@@ -205,6 +206,25 @@ struct ConfigStop {
   double seconds = 0;       ///< wall time of its measured runs
 };
 
+class Results;
+
+/// Options of Results::write.
+struct WriteOptions {
+  /// A second result (the baseline) to compare with: the html and md formats add a table of
+  /// both means and their ratio per (annotation, metric, config). Null: no comparison.
+  const Results* compare = nullptr;
+};
+
+/// One output format of Results::write (docs/outputs.md).
+struct OutputFormat {
+  std::string name;         ///< "table", "csv", "raw-csv", "findings-csv", "json", "trace", "html", "md"
+  std::string extension;    ///< file name ending, with the dot: ".json"
+  std::string description;  ///< one line
+};
+
+/// Every registered output format, in the order `kscope show --help` lists them.
+[[nodiscard]] std::vector<OutputFormat> output_formats();
+
 /**
  * The outcome of kscope::profile (or of loading a saved result).
  *
@@ -231,6 +251,7 @@ class Results {
     std::vector<ConfigFailure> failures;  ///< configs that threw with on_config_error "skip"
     std::vector<ConfigStop> stops;        ///< Options::auto_runs: how each config ended
     std::vector<InfoColumn> info_columns;  ///< one per info collector (Options::info_collectors)
+    Timeline timeline;                    ///< host phases and kernel times (empty in older files)
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
     bool complete = true;                 ///< false when loaded from an unfinished journal
@@ -253,6 +274,9 @@ class Results {
   [[nodiscard]] const std::vector<ConfigStop>& stops() const { return d_.stops; }
   /// The info collectors' columns (docs/info-collectors.md); empty without collectors.
   [[nodiscard]] const std::vector<InfoColumn>& info_columns() const { return d_.info_columns; }
+  /// When the session's phases and kernels happened (docs/output-schema.md); empty when the file
+  /// was saved before kscope recorded it.
+  [[nodiscard]] const Timeline& timeline() const { return d_.timeline; }
   /// Tool "sanitizer": every problem compute-sanitizer found, in the order found.
   [[nodiscard]] const std::vector<Finding>& findings() const { return d_.findings; }
   /// The configs whose benchmark threw with on_config_error "skip", in sweep order.
@@ -270,14 +294,23 @@ class Results {
   /// Processed rows of one metric (all annotations and configs), in table order.
   [[nodiscard]] std::vector<ProcessedRow> rows(const std::string& metric) const;
 
-  /// Aligned human-readable processed table with a header naming GPU, host and tool.
+  /// Writes the result in `format` (one of output_formats(): "table", "csv", "raw-csv",
+  /// "findings-csv", "json", "trace", "html", "md"; docs/outputs.md). Throws InvalidArgument for
+  /// an unknown format, naming the known ones.
+  void write(const std::string& format, std::ostream& out, const WriteOptions& options = {}) const;
+  /// The same into the file `path` (created or replaced); kscope::Error when it cannot be written.
+  void write(const std::string& format, const std::string& path,
+             const WriteOptions& options = {}) const;
+  /// Aligned human-readable processed table with a header naming GPU, host and tool
+  /// (write("table", out)).
   void print(std::ostream& out) const;
   /// Writes `<prefix>profiled_data-<name>-<id>.csv` (raw) and
   /// `<prefix>processed_data-<name>-<id>.csv` (processed); returns the two paths. Results of
   /// tool "sanitizer" (or with findings) also get `<prefix>findings-<name>-<id>.csv`, the third
   /// path.
   std::vector<std::string> write_csv(const std::string& prefix) const;
-  /// Writes the self-describing JSON document (schema in docs/output-schema.md).
+  /// Writes the self-describing JSON document (schema in docs/output-schema.md;
+  /// write("json", path)).
   void write_json(const std::string& path) const;
   /// The JSON document as text.
   [[nodiscard]] std::string to_json() const;

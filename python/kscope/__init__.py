@@ -41,7 +41,7 @@ from . import (
     visualization,
 )
 from .annotation import annotate
-from .collection.core import ProfileResults, load, load_ncu
+from .collection.core import OutputFormat, ProfileResults, load, load_ncu, output_formats
 from .comparison import Comparison, compare
 from .info_collector import CollectionScope, InfoCollector
 from .sanitize import sanitize
@@ -60,6 +60,7 @@ __all__ = [
     "CollectionScope",
     "Comparison",
     "InfoCollector",
+    "OutputFormat",
     "ProfileResults",
     "Tool",
     "VerbosityLevel",
@@ -81,6 +82,7 @@ __all__ = [
     "info_collector",
     "load",
     "load_ncu",
+    "output_formats",
     "row_panel",
     "sanitize",
     "thermovision",

@@ -122,6 +122,34 @@ void bind_results(nb::module_& m) {
       .def("__str__", [](const ConfigFailure& f) { return describe(f); })
       .def("__repr__", [](const ConfigFailure& f) { return "<ConfigFailure " + describe(f) + ">"; });
 
+  nb::class_<PhaseSpan>(m, "PhaseSpan", "One interval of the host side of a session (timeline).")
+      .def_ro("phase", &PhaseSpan::phase)
+      .def_ro("config", &PhaseSpan::config)
+      .def_ro("run", &PhaseSpan::run)
+      .def_ro("warmup", &PhaseSpan::warmup)
+      .def_ro("pass_", &PhaseSpan::pass, "replay pass (0 without replay)")
+      .def_ro("annotation", &PhaseSpan::annotation)
+      .def_ro("start_ns", &PhaseSpan::start_ns, "host steady clock, ns")
+      .def_ro("end_ns", &PhaseSpan::end_ns, "host steady clock, ns");
+  nb::class_<KernelSpan>(m, "KernelSpan", "One kernel as the tool timed it on the GPU (timeline).")
+      .def_ro("annotation", &KernelSpan::annotation)
+      .def_ro("kernel", &KernelSpan::kernel)
+      .def_ro("config", &KernelSpan::config)
+      .def_ro("run", &KernelSpan::run)
+      .def_ro("warmup", &KernelSpan::warmup)
+      .def_ro("device", &KernelSpan::device)
+      .def_ro("stream", &KernelSpan::stream)
+      .def_ro("start_ns", &KernelSpan::start_ns, "on the host steady clock, ns")
+      .def_ro("end_ns", &KernelSpan::end_ns, "on the host steady clock, ns");
+  nb::class_<Timeline>(m, "Timeline", "When the session's phases and kernels happened.")
+      .def_ro("phases", &Timeline::phases)
+      .def_ro("kernels", &Timeline::kernels);
+  nb::class_<OutputFormat>(m, "OutputFormat", "One output format of Results.write.")
+      .def_ro("name", &OutputFormat::name)
+      .def_ro("extension", &OutputFormat::extension)
+      .def_ro("description", &OutputFormat::description);
+  m.def("output_formats", &output_formats, "Every registered output format, in registry order.");
+
   nb::class_<Results>(m, "Results", "The outcome of profile() or of loading a saved result.")
       .def_prop_ro("name", &Results::name)
       .def_prop_ro("id", &Results::id)
@@ -135,6 +163,8 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("info_columns", &Results::info_columns,
                    "One InfoColumn per info collector (empty without collectors).")
       .def_prop_ro("metadata", &Results::metadata)
+      .def_prop_ro("timeline", &Results::timeline,
+                   "Host phases and kernel times (empty for files saved without them).")
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)
       .def_prop_ro("failed_configs", &Results::failed_configs,
@@ -154,6 +184,28 @@ void bind_results(nb::module_& m) {
            "Writes <prefix>profiled_data-<name>-<id>.csv and processed_data-...csv; returns "
            "both paths.")
       .def("write_json", &Results::write_json, nb::arg("path"))
+      .def(
+          "write",
+          [](const Results& r, const std::string& format, const std::string& path,
+             const Results* compare) {
+            WriteOptions o;
+            o.compare = compare;
+            r.write(format, path, o);
+          },
+          nb::arg("format"), nb::arg("path"), nb::arg("compare") = nb::none(),
+          "Writes the result in one of output_formats() to `path`; `compare`: the baseline of "
+          "the compare table (html, md).")
+      .def(
+          "render",
+          [](const Results& r, const std::string& format, const Results* compare) {
+            WriteOptions o;
+            o.compare = compare;
+            std::ostringstream out;
+            r.write(format, out, o);
+            return out.str();
+          },
+          nb::arg("format"), nb::arg("compare") = nb::none(),
+          "The result in one of output_formats(), as text.")
       .def("to_json", &Results::to_json, "The JSON document as text.")
       .def_static("load", &Results::load, nb::arg("path"),
                   "Loads a JSON result (from C++ or Python) or a session journal (.jsonl).");

@@ -1,11 +1,13 @@
 // Test hook behind _kscope._test_profile_without_device: the engine's real Session, extraction,
 // transformation, info collectors, journal and resume (api/in_process_session.hpp), without a
-// device. A stand-in collector turns every
+// device (and the timeline: host phases, and kernels on stream 7 timed at annotation entry). A
+// stand-in collector turns every
 // annotation entered in a measured run into one "kernel" whose metric i is worth
 // 100 (config + 1) + run + i (ns for the time metric); the run environment does nothing. It lets
 // the Python tests drive decorators, annotations and info collectors end to end on a CPU. The only
 // binding source that uses the engine's internal headers (src/).
 
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
@@ -58,6 +60,13 @@ class AnnotationCountingCollector : public Collector {
     k.kernel = annotation + "_kernel";
     k.run = s.run;
     k.sequence = s.sequence;
+    // A made-up GPU time on the session's clock, so that the timeline and the trace have kernels.
+    k.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now().time_since_epoch())
+                     .count();
+    k.end_ns = *k.start_ns + 100 * static_cast<std::int64_t>(s.run.config + 1) +
+               static_cast<std::int64_t>(s.run.run);
+    k.stream = 7;
     for (std::size_t i = 0; i < metrics_.size(); ++i) {
       const double value = 100.0 * static_cast<double>(s.run.config + 1) +
                            static_cast<double>(s.run.run) + static_cast<double>(i);

@@ -88,6 +88,7 @@ Results merge(const std::vector<Results>& parts, const MergeOptions& options) {
   d.telemetry.clear();
   d.findings.clear();
   d.failures.clear();
+  d.stops.clear();
   d.load_warnings.clear();
   d.journal_path.clear();
   d.complete = missing.empty();
@@ -113,6 +114,9 @@ Results merge(const std::vector<Results>& parts, const MergeOptions& options) {
     }
     for (const auto& f : p.failures) {
       if (owns(i, f.config)) d.failures.push_back(f);
+    }
+    for (const auto& stop : p.stops) {
+      if (owns(i, stop.config)) d.stops.push_back(stop);
     }
     for (const auto& f : p.findings) d.findings.push_back(f);
     for (const auto& w : p.load_warnings) d.load_warnings.push_back(w);
@@ -150,7 +154,10 @@ Results merge(const std::vector<Results>& parts, const MergeOptions& options) {
     row.power_w_avg = from.power_w_avg;
     row.throttled = from.throttled;
     row.info = from.info;
+    row.stop_reason = from.stop_reason;
   }
+  std::sort(d.stops.begin(), d.stops.end(),
+            [](const ConfigStop& a, const ConfigStop& b) { return a.config < b.config; });
   std::sort(d.failures.begin(), d.failures.end(),
             [](const ConfigFailure& a, const ConfigFailure& b) { return a.config < b.config; });
   add_failure_rows(d.failures, d.options.metrics, processed_info_columns(d.info_columns).size(),

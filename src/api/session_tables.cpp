@@ -1,6 +1,7 @@
 #include "api/session_tables.hpp"
 
 #include "core/config_failure.hpp"
+#include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
 
 namespace kscope {
@@ -20,6 +21,8 @@ void fill_tables(Session::Output out, const Logger& log, Results::Data* d) {
   log.info("Processing profiled data");
   d->failures = std::move(out.failures);
   d->stops = std::move(out.stops);
+  d->timeline.phases = std::move(out.phases);
+  d->timeline.kernels = kernel_spans(out.records);
   build_tables(std::move(out.records), std::move(out.runs), d);
   if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));
 }

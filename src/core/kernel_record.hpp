@@ -44,6 +44,11 @@ struct KernelRecord {
   int device = 0;
   std::uint64_t sequence = 0;  ///< launch order within the session
   std::vector<Measurement> metrics;
+  /// GPU start and end on the host steady clock (ns), and the stream, when the tool timed the
+  /// kernel in process (cupti timing); nullopt otherwise.
+  std::optional<std::int64_t> start_ns;
+  std::optional<std::int64_t> end_ns;
+  std::optional<std::uint32_t> stream;
 };
 
 /// What the ANNOTATION-scope info collectors returned at one entry of an annotation.

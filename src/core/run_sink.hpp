@@ -7,6 +7,7 @@
 
 #include "core/kernel_record.hpp"
 #include "kscope/results.hpp"
+#include "kscope/timeline.hpp"
 
 namespace kscope {
 
@@ -19,6 +20,8 @@ class RunSink {
   virtual void append_failure(const ConfigFailure& failure) = 0;
   /// Options::auto_runs: config `stop.config` took its last run (after its runs were appended).
   virtual void config_stopped(const ConfigStop& stop) { (void)stop; }
+  /// Host phase spans recorded since the previous call; a journal writes them with its next line.
+  virtual void add_phases(const std::vector<PhaseSpan>& spans) { (void)spans; }
   /// The session ended; `error` is empty on success.
   virtual void close(const std::string& error) = 0;
 };

@@ -28,7 +28,7 @@ class RegionEntry {
       const auto t0 = std::chrono::steady_clock::now();
       if (!info.empty()) info.enter_annotation(name);
       env.before_region(name);
-      phases.add(SessionPhases::kRegionEntry, std::chrono::steady_clock::now() - t0);
+      phases.add(SessionPhases::kRegionEntry, t0, std::chrono::steady_clock::now(), name);
     });
   }
   ~RegionEntry() {
@@ -62,6 +62,7 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     // guard and the cache flushes (at region entry), so that their work cannot disturb the
     // measured run; ANNOTATION ones only in the first pass of measured runs.
     const bool collect = !run.warmup && pass == 0;
+    phases_.set_run(run, pass);
     phases_.start();
     if (collect) info_->start_run(config);
     collector_.prepare_pass(run, pass);
@@ -102,6 +103,12 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
   return first;
 }
 
+void Session::take_phases(Output& out) {
+  std::vector<PhaseSpan> spans = phases_.take_spans();
+  if (sink_) sink_->add_phases(spans);
+  for (auto& s : spans) out.phases.push_back(std::move(s));
+}
+
 void Session::end_failed_run(const RunId& run, int pass, const Config& config,
                              const ConfigFailure& failure) {
   try {
@@ -117,8 +124,10 @@ void Session::end_failed_run(const RunId& run, int pass, const Config& config,
 }
 
 void Session::flush_to_sink(Output& out, bool final_records) {
+  phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
   phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
+  take_phases(out);  // the runs' spans go with their line; this write's own span with the next
   if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
   phases_.lap(SessionPhases::kJournal);
   for (auto& log : pending_runs_) out.runs.push_back(std::move(log));
@@ -196,6 +205,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     }
     progress.finish();
     flush_to_sink(out, true);
+    take_phases(out);  // the last journal write's own span
     if (sink_) sink_->close("");
     log_.debug(phases_.summary());
   } catch (const std::exception& e) {

@@ -28,6 +28,7 @@ class Session {
   struct Output {
     std::vector<KernelRecord> records;
     std::vector<RunLog> runs;
+    std::vector<PhaseSpan> phases;  ///< host timeline of the session (SessionPhases spans)
     /// Configs whose benchmark threw with on_config_error "skip" (their runs and records are
     /// still in `runs` and `records`, as in the journal; drop_failed_configs() removes them).
     std::vector<ConfigFailure> failures;
@@ -59,6 +60,8 @@ class Session {
   std::chrono::steady_clock::time_point run_adaptive(std::size_t c, const Config& config,
                                                      const Benchmark& fn, const Options& opt,
                                                      Output& out, Progress& progress);
+  /// Moves the recorded phase spans into `out` and hands them to the sink.
+  void take_phases(Output& out);
 
   Collector& collector_;
   RunEnvironment& env_;

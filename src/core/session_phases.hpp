@@ -1,12 +1,18 @@
 #pragma once
 // Where the host time of a sweep goes, phase by phase (environment, tool, benchmark,
 // synchronisation, journal, and the region entries inside the benchmark), so that kscope's own
-// overhead per run is visible at DEBUG.
+// overhead per run is visible at DEBUG. Every lap is also kept as a timed span of the current
+// run (take_spans), the host timeline that the trace writer draws.
 
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "core/kernel_record.hpp"
+#include "kscope/timeline.hpp"
 
 namespace kscope {
 
@@ -26,15 +32,30 @@ class SessionPhases {
   };
 
   void start() { mark_ = Clock::now(); }
-  /// Adds the time since the previous start()/lap() to `phase`.
+  /// Adds the time since the previous start()/lap() to `phase` (and keeps it as a span).
   void lap(Phase phase) {
     const auto now = Clock::now();
     totals_[phase] += now - mark_;
+    spans_.push_back({phase, run_, pass_, mark_, now, {}});
     mark_ = now;
   }
-  /// Adds `d` to `phase` without moving the mark (a phase nested in another one).
-  void add(Phase phase, std::chrono::steady_clock::duration d) { totals_[phase] += d; }
+  /// Adds [start, end) to `phase` without moving the mark (a phase nested in another one, such
+  /// as the entry of region `annotation` inside the benchmark).
+  void add(Phase phase, std::chrono::steady_clock::time_point start,
+           std::chrono::steady_clock::time_point end, const std::string& annotation) {
+    totals_[phase] += end - start;
+    spans_.push_back({phase, run_, pass_, start, end, annotation});
+  }
   void count_run() { ++runs_; }
+  /// The run (and replay pass) the following laps belong to; nullopt: outside any run.
+  void set_run(const std::optional<RunId>& run, int pass) {
+    run_ = run;
+    pass_ = pass;
+  }
+  /// The spans recorded since the previous call, oldest first.
+  [[nodiscard]] std::vector<PhaseSpan> take_spans();
+  /// The name of `phase` in summaries and spans: "environment before", "benchmark", ...
+  [[nodiscard]] static const char* name(Phase phase);
 
   /// "per run (us, mean over N executions): environment before 1.2, tool before 0.1, ...".
   [[nodiscard]] std::string summary() const;
@@ -44,6 +65,17 @@ class SessionPhases {
   std::array<Clock::duration, kCount> totals_{};
   Clock::time_point mark_{};
   std::size_t runs_ = 0;
+  struct Span {
+    Phase phase;
+    std::optional<RunId> run;
+    int pass;
+    Clock::time_point start;
+    Clock::time_point end;
+    std::string annotation;
+  };
+  std::vector<Span> spans_;
+  std::optional<RunId> run_;
+  int pass_ = 0;
 };
 
 }  // namespace kscope

@@ -5,6 +5,7 @@
 
 #include "core/number_format.hpp"
 #include "report/findings_table.hpp"
+#include "report/writer.hpp"
 
 namespace kscope::report {
 namespace {
@@ -148,5 +149,20 @@ void write_findings_csv(const Results& results, std::ostream& out) {
     write_row(out, row);
   }
 }
+
+extern const Writer kCsvWriter;  // registered in writer_registry.cpp
+const Writer kCsvWriter{"csv", ".csv", "the processed table as CSV (processed_data file)",
+                                [](const WriteInput& in, std::ostream& out) {
+                                  write_processed_csv(in.results, out);
+                                }};
+extern const Writer kRawCsvWriter;  // registered in writer_registry.cpp
+const Writer kRawCsvWriter{"raw-csv", ".csv", "the raw table as CSV (profiled_data file)",
+                                  [](const WriteInput& in, std::ostream& out) {
+                                    write_raw_csv(in.results, out);
+                                  }};
+extern const Writer kFindingsCsvWriter;  // registered in writer_registry.cpp
+const Writer kFindingsCsvWriter{
+    "findings-csv", ".csv", "compute-sanitizer's findings as CSV (findings file)",
+    [](const WriteInput& in, std::ostream& out) { write_findings_csv(in.results, out); }};
 
 }  // namespace kscope::report

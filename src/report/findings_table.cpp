@@ -37,11 +37,7 @@ std::string location_text(const Finding& f) {
   return f.pc ? f.function + "+" + hex_text(f.pc) : f.function;
 }
 
-void print_findings(const Results& results, std::ostream& out) {
-  if (results.findings().empty()) {
-    out << "compute-sanitizer found nothing (" << checks_text(results.options()) << ")\n";
-    return;
-  }
+Cells findings_cells(const Results& results) {
   std::vector<std::string> header = {"Check", "Annotation"};
   for (const auto& p : results.parameters()) header.push_back(p);
   for (const char* c :
@@ -65,6 +61,20 @@ void print_findings(const Results& results, std::ostream& out) {
     row.push_back(f.attribution);
     rows.push_back(std::move(row));
   }
+  Cells cells;
+  cells.header = std::move(header);
+  cells.rows = std::move(rows);
+  return cells;
+}
+
+void print_findings(const Results& results, std::ostream& out) {
+  if (results.findings().empty()) {
+    out << "compute-sanitizer found nothing (" << checks_text(results.options()) << ")\n";
+    return;
+  }
+  const Cells cells = findings_cells(results);
+  const auto& header = cells.header;
+  const auto& rows = cells.rows;
   std::vector<std::size_t> w(header.size());
   for (std::size_t i = 0; i < header.size(); ++i) w[i] = header[i].size();
   for (const auto& row : rows) {

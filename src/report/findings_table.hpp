@@ -7,8 +7,13 @@
 #include <string>
 
 #include "kscope/results.hpp"
+#include "report/processed_cells.hpp"
 
 namespace kscope::report {
+
+/// One row per finding: Check, Annotation, <parameters...>, Kernel, Category, Kind, Block,
+/// Thread, Where, Attribution.
+[[nodiscard]] Cells findings_cells(const Results& results);
 
 /// Prints the findings of `results` as an aligned table.
 void print_findings(const Results& results, std::ostream& out);

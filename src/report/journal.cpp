@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 
+#include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_codec.hpp"
@@ -51,7 +52,13 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
   for (const auto& k : records) records_json.push_back(to_json(k));
   Json line{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}};
   if (telemetry) line["telemetry"] = telemetry_to_json(*telemetry);
+  if (!phases_.empty()) line["phases"] = phases_to_json(phases_);
+  phases_.clear();
   write_line(to_text(line));
+}
+
+void JournalWriter::add_phases(const std::vector<PhaseSpan>& spans) {
+  phases_.insert(phases_.end(), spans.begin(), spans.end());
 }
 
 void JournalWriter::move_to(const std::string& path) {
@@ -82,7 +89,10 @@ void JournalWriter::config_stopped(const ConfigStop& stop) {
 
 void JournalWriter::close(const std::string& error) {
   if (!file_) return;
-  write_line(to_text(Json{{"kind", "end"}, {"error", error}}));
+  Json line{{"kind", "end"}, {"error", error}};
+  if (!phases_.empty()) line["phases"] = phases_to_json(phases_);
+  phases_.clear();
+  write_line(to_text(line));
   std::fclose(file_);
   file_ = nullptr;
 }
@@ -104,6 +114,9 @@ void read_runs_line(const JsonField& line, JournalContents* c) {
   }
   std::vector<RunTelemetry> telemetry;
   if (const auto t = line.find("telemetry")) telemetry = telemetry_from_json(*t);
+  std::vector<PhaseSpan> phases;
+  if (const auto p = line.find("phases")) phases = phases_from_json(*p);
+  for (auto& p : phases) c->phases.push_back(std::move(p));
   for (auto& r : runs) c->runs.push_back(std::move(r));
   for (auto& k : records) c->records.push_back(std::move(k));
   for (auto& t : telemetry) c->telemetry.push_back(std::move(t));
@@ -185,6 +198,9 @@ JournalContents read_journal(const std::string& path) {
         d.stops.push_back(config_stop_from_json(field));
         check_config_index(field, d.stops.back().config, d.configs.size());
       } else if (kind == "end") {
+        std::vector<PhaseSpan> phases;
+        if (const auto p = field.find("phases")) phases = phases_from_json(*p);
+        for (auto& p : phases) c.phases.push_back(std::move(p));
         ended_ok = field.value("error", std::string()).empty();
       } else {
         field.at("kind").fail("\"runs\", \"metadata\", \"findings\", \"failed\", \"stop\" or \"end\"");
@@ -210,6 +226,8 @@ Results load_journal(const std::string& path) {
   JournalContents c = read_journal(path);
   Results::Data& d = c.data;
   d.telemetry = std::move(c.telemetry);
+  d.timeline.phases = std::move(c.phases);
+  d.timeline.kernels = kernel_spans(c.records);
   try {
     build_tables(std::move(c.records), std::move(c.runs), &d);
   } catch (const ExtractionError& e) {

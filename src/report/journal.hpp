@@ -38,6 +38,8 @@ class JournalWriter : public RunSink {
   void append_metadata(const Metadata& metadata);
   /// Tool "sanitizer": a "findings" line with what compute-sanitizer found.
   void append_findings(const std::vector<Finding>& findings);
+  /// Kept until the next line ("runs" or "end"), which carries them as "phases".
+  void add_phases(const std::vector<PhaseSpan>& spans) override;
   /// A "failed" line: the config failed (on_config_error "skip"); its runs do not count.
   void append_failure(const ConfigFailure& failure) override;
   /// Options::auto_runs: a "stop" line with how a config ended.
@@ -54,6 +56,7 @@ class JournalWriter : public RunSink {
   std::string path_;
   std::FILE* file_ = nullptr;
   std::function<std::vector<RunTelemetry>()> telemetry_source_;
+  std::vector<PhaseSpan> phases_;  // not written yet
 };
 
 /// What a journal's lines hold (read_journal): the header in `data` (name, id, options, metadata,
@@ -65,6 +68,7 @@ struct JournalContents {
   std::vector<RunLog> runs;
   std::vector<KernelRecord> records;
   std::vector<RunTelemetry> telemetry;
+  std::vector<PhaseSpan> phases;  ///< the timeline's host phases ("phases" of runs and end lines)
 };
 
 /// Reads a journal's lines, with the rules of load_journal(), without building the tables.

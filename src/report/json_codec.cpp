@@ -426,9 +426,14 @@ Json to_json(const KernelRecord& k) {
   for (const auto& m : k.metrics) {
     metrics.push_back(Json::array({m.metric, number(m.value), optional_string(m.unit)}));
   }
-  return Json{{"annotation", k.annotation}, {"kernel", k.kernel},     {"mangled", k.mangled},
-              {"config", k.run.config},     {"run", k.run.run},       {"device", k.device},
-              {"sequence", k.sequence},     {"metrics", metrics}};
+  Json j{{"annotation", k.annotation}, {"kernel", k.kernel},     {"mangled", k.mangled},
+         {"config", k.run.config},     {"run", k.run.run},       {"device", k.device},
+         {"sequence", k.sequence},     {"metrics", metrics}};
+  // GPU times and stream: only when the tool timed the kernel in process (later minor version).
+  if (k.start_ns) j["start_ns"] = *k.start_ns;
+  if (k.end_ns) j["end_ns"] = *k.end_ns;
+  if (k.stream) j["stream"] = *k.stream;
+  return j;
 }
 
 KernelRecord kernel_record_from_json(const JsonField& j) {
@@ -444,7 +449,86 @@ KernelRecord kernel_record_from_json(const JsonField& j) {
     k.metrics.push_back({m.element(0).get<std::string>(), number_from(m.element(1)),
                          optional_string_from(m.element(2))});
   }
+  k.start_ns = j.optional<std::int64_t>("start_ns");
+  k.end_ns = j.optional<std::int64_t>("end_ns");
+  k.stream = j.optional<std::uint32_t>("stream");
   return k;
+}
+
+Json to_json(const PhaseSpan& p) {
+  Json j{{"phase", p.phase}};
+  if (p.config) j["config"] = *p.config;
+  if (p.run) j["run"] = *p.run;
+  if (p.warmup) j["warmup"] = true;
+  if (p.pass != 0) j["pass"] = p.pass;
+  if (!p.annotation.empty()) j["annotation"] = p.annotation;
+  j["start_ns"] = p.start_ns;
+  j["end_ns"] = p.end_ns;
+  return j;
+}
+
+PhaseSpan phase_span_from_json(const JsonField& j) {
+  PhaseSpan p;
+  p.phase = j.at("phase").get<std::string>();
+  p.config = j.optional<std::size_t>("config");
+  p.run = j.optional<std::size_t>("run");
+  p.warmup = j.value("warmup", false);
+  p.pass = j.value("pass", 0);
+  p.annotation = j.value("annotation", std::string());
+  p.start_ns = j.at("start_ns").get<std::int64_t>();
+  p.end_ns = j.at("end_ns").get<std::int64_t>();
+  if (p.end_ns < p.start_ns) j.at("end_ns").fail("an end_ns not before start_ns");
+  return p;
+}
+
+Json phases_to_json(const std::vector<PhaseSpan>& phases) {
+  Json out = Json::array();
+  for (const auto& p : phases) out.push_back(to_json(p));
+  return out;
+}
+
+std::vector<PhaseSpan> phases_from_json(const JsonField& j) {
+  std::vector<PhaseSpan> out;
+  for (const auto& p : j.items()) out.push_back(phase_span_from_json(p));
+  return out;
+}
+
+Json to_json(const KernelSpan& k) {
+  Json j{{"annotation", k.annotation}, {"kernel", k.kernel}, {"config", k.config},
+         {"run", k.run}, {"device", k.device}};
+  if (k.warmup) j["warmup"] = true;
+  j["stream"] = optional_json(k.stream);
+  j["start_ns"] = k.start_ns;
+  j["end_ns"] = k.end_ns;
+  return j;
+}
+
+KernelSpan kernel_span_from_json(const JsonField& j) {
+  KernelSpan k;
+  k.annotation = j.at("annotation").get<std::string>();
+  k.kernel = j.at("kernel").get<std::string>();
+  k.config = j.at("config").get<std::size_t>();
+  k.run = j.at("run").get<std::size_t>();
+  k.device = j.value("device", 0);
+  k.warmup = j.value("warmup", false);
+  k.stream = j.optional<std::uint32_t>("stream");
+  k.start_ns = j.at("start_ns").get<std::int64_t>();
+  k.end_ns = j.at("end_ns").get<std::int64_t>();
+  if (k.end_ns < k.start_ns) j.at("end_ns").fail("an end_ns not before start_ns");
+  return k;
+}
+
+Json to_json(const Timeline& t) {
+  Json kernels = Json::array();
+  for (const auto& k : t.kernels) kernels.push_back(to_json(k));
+  return Json{{"phases", phases_to_json(t.phases)}, {"kernels", kernels}};
+}
+
+Timeline timeline_from_json(const JsonField& j) {
+  Timeline t;
+  t.phases = phases_from_json(j.at("phases"));
+  for (const auto& k : j.at("kernels").items()) t.kernels.push_back(kernel_span_from_json(k));
+  return t;
 }
 
 Json to_json(const TelemetrySample& t) {

@@ -45,6 +45,16 @@ void options_from_json(const JsonField& j, Options* o);
 [[nodiscard]] RunLog run_log_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const KernelRecord& k);
 [[nodiscard]] KernelRecord kernel_record_from_json(const JsonField& j);
+/// The session's timeline (docs/output-schema.md): phase spans, kernel spans, and the
+/// "timeline" object of results. A span ending before it starts is a FileFormatError.
+[[nodiscard]] Json to_json(const PhaseSpan& p);
+[[nodiscard]] PhaseSpan phase_span_from_json(const JsonField& j);
+[[nodiscard]] Json phases_to_json(const std::vector<PhaseSpan>& phases);
+[[nodiscard]] std::vector<PhaseSpan> phases_from_json(const JsonField& j);
+[[nodiscard]] Json to_json(const KernelSpan& k);
+[[nodiscard]] KernelSpan kernel_span_from_json(const JsonField& j);
+[[nodiscard]] Json to_json(const Timeline& t);
+[[nodiscard]] Timeline timeline_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const TelemetrySample& t);
 [[nodiscard]] TelemetrySample telemetry_sample_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const RunTelemetry& t);

@@ -5,10 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/csv_writer.hpp"
 #include "report/journal.hpp"
 #include "report/json_codec.hpp"
-#include "report/table_printer.hpp"
+#include "report/writer.hpp"
 #include "kscope/errors.hpp"
 #include "kscope/results.hpp"
 
@@ -31,7 +30,22 @@ std::vector<ProcessedRow> Results::rows(const std::string& metric) const {
   return out;
 }
 
-void Results::print(std::ostream& out) const { report::print_table(*this, out); }
+void Results::write(const std::string& format, std::ostream& out,
+                    const WriteOptions& options) const {
+  const report::Writer& writer = report::find_writer(format);
+  writer.write(report::WriteInput{*this, options.compare}, out);
+}
+
+void Results::write(const std::string& format, const std::string& path,
+                    const WriteOptions& options) const {
+  const report::Writer& writer = report::find_writer(format);  // before the file is created
+  auto out = open_for_writing(path);
+  writer.write(report::WriteInput{*this, options.compare}, out);
+  out.flush();
+  if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+void Results::print(std::ostream& out) const { write("table", out); }
 
 std::vector<std::string> Results::write_csv(const std::string& prefix) const {
   const std::string tag = d_.name + "-" + std::to_string(d_.id);
@@ -39,17 +53,17 @@ std::vector<std::string> Results::write_csv(const std::string& prefix) const {
   const std::string processed_path = prefix + "processed_data-" + tag + ".csv";
   {
     auto out = open_for_writing(raw_path);
-    report::write_raw_csv(*this, out);
+    write("raw-csv", out);
   }
   {
     auto out = open_for_writing(processed_path);
-    report::write_processed_csv(*this, out);
+    write("csv", out);
   }
   if (d_.metadata.tool != "sanitizer" && d_.findings.empty()) return {raw_path, processed_path};
   const std::string findings_path = prefix + "findings-" + tag + ".csv";
   {
     auto out = open_for_writing(findings_path);
-    report::write_findings_csv(*this, out);
+    write("findings-csv", out);
   }
   return {raw_path, processed_path, findings_path};
 }
@@ -75,14 +89,11 @@ std::string Results::to_json() const {
     for (const auto& s : d_.stops) stops.push_back(report::to_json(s));
     j["stops"] = std::move(stops);
   }
+  if (!d_.timeline.empty()) j["timeline"] = report::to_json(d_.timeline);
   return report::to_text(j, 1);
 }
 
-void Results::write_json(const std::string& path) const {
-  auto out = open_for_writing(path);
-  out << to_json() << "\n";
-  if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
-}
+void Results::write_json(const std::string& path) const { write("json", path); }
 
 Results Results::load(const std::string& path) {
   std::ifstream in(path);
@@ -137,6 +148,7 @@ Results Results::load(const std::string& path) {
         report::check_config_index(stop, d.stops.back().config, d.configs.size());
       }
     }
+    if (const auto t = root.find("timeline")) d.timeline = report::timeline_from_json(*t);
   } catch (const FileFormatError& e) {
     throw FileFormatError("'" + path + "' does not follow the kscope result schema " +
                           "(docs/output-schema.md): " + e.what());

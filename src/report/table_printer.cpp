@@ -7,6 +7,8 @@
 #include "core/config_failure.hpp"
 #include "core/number_format.hpp"
 #include "report/findings_table.hpp"
+#include "report/processed_cells.hpp"
+#include "report/writer.hpp"
 
 namespace kscope::report {
 namespace {
@@ -15,8 +17,6 @@ std::size_t width(const std::string& s) {
   return static_cast<std::size_t>(
       std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
-
-std::string num(double x) { return std::isnan(x) ? "-" : format_significant(x, 6); }
 
 }  // namespace
 
@@ -32,52 +32,20 @@ void print_table(const Results& results, std::ostream& out) {
     return;
   }
 
-  bool normalized = false;
-  for (const auto& p : results.processed()) normalized = normalized || p.normalized.has_value();
-  std::vector<std::string> header = {"Annotation"};
-  for (const auto& p : results.parameters()) header.push_back(p);
-  for (const char* c : {"Metric", "Unit", "Avg", "Median", "StdDev", "Min", "Max", "Runs", "RSD%", "Stable"}) {
-    header.emplace_back(c);
-  }
-  if (normalized) header.emplace_back("RelativeTo");
-  // Only when the GPU slowed down for power or heat: the share of runs it did so.
-  bool throttled = false;
-  for (const auto& p : results.processed()) throttled = throttled || p.throttled > 0;
-  if (throttled) header.emplace_back("Throttled");
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& p : results.processed()) {
-    std::vector<std::string> row = {p.annotation};
-    const auto& c = results.configs().at(p.config);
-    for (std::size_t i = 0; i < results.parameters().size(); ++i) {
-      row.push_back(i < c.size() ? c[i].to_string() : "");
-    }
-    row.push_back(p.metric);
-    row.push_back(p.unit.value_or(""));
-    row.push_back(num(p.avg));
-    row.push_back(num(p.median));
-    row.push_back(num(p.stddev));
-    row.push_back(num(p.min));
-    row.push_back(num(p.max));
-    row.push_back(std::to_string(p.num_runs));
-    row.push_back(std::isnan(p.rel_stddev_pct) ? "-" : format_significant(p.rel_stddev_pct, 3));
-    row.push_back(p.stable ? (*p.stable ? "yes" : "no") : "-");
-    if (normalized) row.push_back(p.normalized.value_or(""));
-    if (throttled) {
-      row.push_back(std::isnan(p.throttled) ? "-" : std::to_string(std::lround(100 * p.throttled)) + "%");
-    }
-    rows.push_back(std::move(row));
-  }
+  const Cells cells = processed_cells(results);
+  const auto& header = cells.header;
+  const auto& rows = cells.rows;
   std::vector<std::size_t> w(header.size());
   for (std::size_t i = 0; i < header.size(); ++i) w[i] = width(header[i]);
   for (const auto& row : rows) {
     for (std::size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], width(row[i]));
   }
   // Text columns left-aligned, numbers right-aligned.
-  const std::size_t first_number = 1 + results.parameters().size() + 2;
+  const std::size_t first_number = cells.first_number;
   auto emit = [&](const std::vector<std::string>& row) {
     for (std::size_t i = 0; i < row.size(); ++i) {
       const std::string pad(w[i] - width(row[i]), ' ');
-      const bool right = i >= first_number && i < first_number + 8;
+      const bool right = i >= first_number && i < first_number + cells.numbers;
       out << (i ? "  " : "") << (right ? pad + row[i] : row[i] + (i + 1 < row.size() ? pad : ""));
     }
     out << "\n";
@@ -92,5 +60,11 @@ void print_table(const Results& results, std::ostream& out) {
     out << failure_summary(results.failed_configs(), results.configs()) << "\n";
   }
 }
+
+extern const Writer kTableWriter;  // registered in writer_registry.cpp
+const Writer kTableWriter{"table", ".txt", "the aligned console table (kscope show)",
+                                  [](const WriteInput& in, std::ostream& out) {
+                                    print_table(in.results, out);
+                                  }};
 
 }  // namespace kscope::report

@@ -33,7 +33,7 @@ import tempfile
 import warnings
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import pandas as pd
 
@@ -612,6 +612,37 @@ class ProfileResults:
             json.dump(doc, f, indent=1, allow_nan=False)
             f.write("\n")
 
+    def write(
+        self,
+        format: str,
+        path: str | os.PathLike[str],
+        compare: ProfileResults | None = None,
+    ) -> None:
+        """Writes the result to ``path`` in one of :func:`output_formats` (docs/outputs.md):
+        ``"trace"`` (a Perfetto / Chrome trace of the session), ``"html"`` (a self-contained
+        report with one plot per metric), ``"md"`` (markdown), ``"json"`` (as :meth:`to_json`),
+        ``"csv"``, ``"raw-csv"``, ``"findings-csv"`` or ``"table"``. ``compare``: a second
+        result, the baseline of the compare table of ``"html"`` and ``"md"``.
+
+        Raises:
+            InvalidArgumentError: ``format`` is not a registered format (the message lists
+                them).
+            ProfilerException: ``path`` cannot be written (the message names it).
+        """
+        if format == "json":
+            self.to_json(path)  # with the configs' Python values
+            return
+        other = compare._results if compare is not None else None
+        self._results.write(format, os.fspath(path), other)
+
+    def render(self, format: str, compare: ProfileResults | None = None) -> str:
+        """The text :meth:`write` would write in ``format`` (e.g. ``"md"`` for an issue)."""
+        if format == "json":
+            doc = with_config_values(self._results.to_json(), self._configs)
+            return json.dumps(doc, indent=1, allow_nan=False) + "\n"
+        other = compare._results if compare is not None else None
+        return str(self._results.render(format, other))
+
     def plot(
         self,
         filename: str | os.PathLike[str] | None = "plot.png",
@@ -676,6 +707,20 @@ class ProfileResults:
             f"<ProfileResults {self.name}-{self.id}: {len(self._configs)} configs, "
             f"{len(self._results.processed)} rows>"
         )
+
+
+class OutputFormat(NamedTuple):
+    """One output format of :meth:`ProfileResults.write` (``kscope show --format``)."""
+
+    name: str
+    extension: str
+    description: str
+
+
+def output_formats() -> list[OutputFormat]:
+    """Every registered output format, in the order ``kscope show --help`` lists them."""
+    return [OutputFormat(str(f.name), str(f.extension), str(f.description))
+            for f in native.output_formats()]  # fmt: skip
 
 
 def load(
@@ -822,8 +867,9 @@ def make_wrapper(
 
 __all__ = [
     "BoundConfig", "CacheControl", "ClockControl", "DurationSource", "FunctionSignature",
-    "KernelProfiler", "KernelSettings", "MetricReplay", "OnConfigError", "ProfileResults", "ReplayMode", "bind",
+    "KernelProfiler", "KernelSettings", "MetricReplay", "OnConfigError", "OutputFormat",
+    "ProfileResults", "ReplayMode", "bind",
     "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
-    "make_settings", "make_wrapper", "read_config_values", "resolve_output_prefix",
+    "make_settings", "make_wrapper", "output_formats", "read_config_values", "resolve_output_prefix",
     "sanitize_configs", "with_config_values",
 ]  # fmt: skip

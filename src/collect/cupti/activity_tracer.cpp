@@ -2,6 +2,7 @@
 
 #include <cupti.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include "collect/cupti/cupti_check.hpp"
@@ -82,6 +83,8 @@ void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
     a.start = k->start;
     a.end = k->end;
     a.device = static_cast<int>(k->deviceId);
+    a.stream = k->streamId;
+    a.host_offset_ns = host_offset_ns_.load();
     batch.push_back(std::move(a));
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -101,6 +104,14 @@ void ActivityTracer::enable() {
     registered_ = true;
   }
   KSCOPE_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  // CUPTI's clock against the host's steady clock, read back to back: kernel times then sit on
+  // the timeline of the session's host phases (to within the two reads' distance, ~1 us).
+  std::uint64_t cupti_now = 0;
+  KSCOPE_CUPTI_CHECK(cuptiGetTimestamp(&cupti_now));
+  const auto host_now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+  host_offset_ns_ = static_cast<std::int64_t>(host_now) - static_cast<std::int64_t>(cupti_now);
   enabled_ = true;
 }
 

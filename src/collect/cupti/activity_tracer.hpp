@@ -2,6 +2,7 @@
 // The CUPTI Activity API side of the cupti tool: kernel records (GPU start/end) through
 // CUPTI's buffer callbacks. One per process, because CUPTI's buffer callbacks are global.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -35,6 +36,7 @@ class ActivityTracer {
   std::mutex mu_;
   bool registered_ = false;
   bool enabled_ = false;
+  std::atomic<std::int64_t> host_offset_ns_{0};  // host steady clock minus CUPTI's clock (enable())
   std::vector<KernelActivity> pending_;
   std::vector<std::uint8_t*> free_buffers_;
   std::size_t dropped_ = 0;

@@ -40,6 +40,9 @@ std::vector<KernelRecord> LaunchJoiner::join(const std::vector<KernelActivity>& 
       r.run = it->second.run;
       r.device = k.device;
       r.metrics.push_back({kTimeMetric, static_cast<double>(k.end - k.start), std::string("ns")});
+      r.start_ns = static_cast<std::int64_t>(k.start) + k.host_offset_ns;
+      r.end_ns = static_cast<std::int64_t>(k.end) + k.host_offset_ns;
+      r.stream = k.stream;
       joined.push_back({it->second.sequence, k.start, std::move(r)});
     }
     for (auto id : matched) launches_.erase(id);

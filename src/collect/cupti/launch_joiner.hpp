@@ -27,6 +27,9 @@ struct KernelActivity {
   std::uint64_t start = 0; ///< ns
   std::uint64_t end = 0;   ///< ns
   int device = 0;
+  std::uint32_t stream = 0;  ///< CUDA stream id
+  /// Added to start and end, the GPU times on the host steady clock (Timeline, ns).
+  std::int64_t host_offset_ns = 0;
 };
 
 class LaunchJoiner {

@@ -52,6 +52,33 @@ TEST(EngineGpuTest, SpinKernelDurationIsMeasured) {
   EXPECT_EQ(r.metadata().tool, "cupti");
 }
 
+// The timeline (issue 20): every measured kernel has its GPU start and end on the host clock,
+// inside the run's benchmark phase (the CUPTI-to-host offset read when tracing starts), and a
+// stream; the journal keeps both.
+TEST(EngineGpuTest, KernelTimesSitInsideTheirRunsBenchmarkPhase) {
+  const auto r = profile("timeline", configs({20000, 100000}, "ns"), [](const Config& c) {
+    Annotation a("spin");
+    launch_spin(c.get<long long>("ns"));
+  }, quiet(3, "timeline"));
+  const auto& t = r.timeline();
+  ASSERT_EQ(t.kernels.size(), 6u);
+  for (const auto& k : t.kernels) {
+    ASSERT_TRUE(k.stream.has_value());
+    EXPECT_NEAR(static_cast<double>(k.end_ns - k.start_ns), k.config == 0 ? 20000 : 100000, 6000);
+    bool inside = false;
+    for (const auto& p : t.phases) {
+      if (p.phase != "benchmark" && p.phase != "synchronize") continue;
+      if (p.config != k.config || p.run != k.run || p.warmup) continue;
+      // GPU work ends before synchronize returns; 20 us of slack for the clock offset.
+      inside = inside || (k.start_ns >= p.start_ns - 20000 && k.end_ns <= p.end_ns + 20000);
+    }
+    EXPECT_TRUE(inside) << "config " << k.config << " run " << k.run;
+  }
+  const Results again = Results::load(r.journal_path());
+  EXPECT_EQ(again.timeline().kernels.size(), 6u);
+  EXPECT_EQ(again.timeline().phases.size(), t.phases.size());
+}
+
 TEST(EngineGpuTest, TwoAnnotationsPerRunAreSeparated) {
   const auto r = profile("two", configs({1}), [](const Config&) {
     { Annotation a("short"); launch_spin(10000); }

@@ -1,0 +1,143 @@
+// Format "html": one self-contained page to share a result: the session's metadata and options,
+// the processed table, one plot per metric (inline SVG, svg_plot.hpp), a sanitizer session's
+// findings, the compare table with WriteOptions::compare, and the host time per phase when the
+// timeline was recorded. No scripts, no style sheets or images from elsewhere: the page makes no
+// network request.
+
+#include <map>
+#include <string>
+
+#include "core/config_failure.hpp"
+#include "core/number_format.hpp"
+#include "report/compare_cells.hpp"
+#include "report/findings_table.hpp"
+#include "report/processed_cells.hpp"
+#include "report/svg_plot.hpp"
+#include "report/writer.hpp"
+
+namespace kscope::report {
+namespace {
+
+constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:13px;margin:8px 0}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr:nth-child(even) td{background:#fafafa}.plots{display:flex;flex-wrap:wrap;gap:16px}
+.warn{color:#a40}footer{margin-top:32px;color:#777;font-size:12px}
+)";
+
+void table(const Cells& t, std::ostream& out, const char* id) {
+  out << "<table id=\"" << id << "\">\n<thead><tr>";
+  for (const auto& h : t.header) out << "<th>" << xml_escape(h) << "</th>";
+  out << "</tr></thead>\n<tbody>\n";
+  for (const auto& row : t.rows) {
+    out << "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const bool number = i >= t.first_number && i < t.first_number + t.numbers;
+      out << (number ? "<td class=\"num\">" : "<td>") << xml_escape(row[i]) << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</tbody>\n</table>\n";
+}
+
+void pairs(const std::vector<std::pair<std::string, std::string>>& kv, std::ostream& out,
+           const char* id) {
+  out << "<table id=\"" << id << "\">\n";
+  for (const auto& [k, v] : kv) {
+    out << "<tr><th>" << xml_escape(k) << "</th><td>" << xml_escape(v) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+// Host time per phase over the recorded timeline: where the sweep's time went.
+void phase_totals(const Results& r, std::ostream& out) {
+  std::map<std::string, std::pair<double, std::size_t>> totals;
+  for (const auto& p : r.timeline().phases) {
+    auto& t = totals[p.phase];
+    t.first += static_cast<double>(p.end_ns - p.start_ns) / 1e6;
+    ++t.second;
+  }
+  Cells t;
+  t.header = {"Phase", "Total (ms)", "Count", "Mean (us)"};
+  t.first_number = 1;
+  t.numbers = 3;
+  for (const auto& [name, v] : totals) {
+    t.rows.push_back({name, format_significant(v.first, 4), std::to_string(v.second),
+                      format_significant(1000 * v.first / static_cast<double>(v.second), 4)});
+  }
+  out << "<h2>Host time per phase</h2>\n<p>From the session's recorded timeline (the trace "
+         "format draws it: <code>kscope show --format trace</code>). \"region entry\" lies "
+         "inside \"benchmark\".</p>\n";
+  table(t, out, "phases");
+}
+
+void write_html(const WriteInput& in, std::ostream& out) {
+  const Results& r = in.results;
+  const std::string title = "kscope: " + r.name() + " #" + std::to_string(r.id());
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      << "<title>" << xml_escape(title) << "</title>\n<style>" << kStyle << "</style>\n"
+      << "</head>\n<body>\n<h1>" << xml_escape(title) << "</h1>\n";
+  if (!r.complete()) {
+    out << "<p class=\"warn\">Incomplete: the journal of an unfinished session.</p>\n";
+  }
+  for (const auto& w : r.load_warnings()) out << "<p class=\"warn\">" << xml_escape(w) << "</p>\n";
+  out << "<h2>Session</h2>\n";
+  pairs(metadata_cells(r), out, "metadata");
+  out << "<details><summary>Options</summary>\n";
+  pairs(options_cells(r), out, "options");
+  out << "</details>\n";
+  const bool sanitizer = (r.metadata().tool.empty() ? r.options().tool : r.metadata().tool) == "sanitizer";
+  if (sanitizer) {
+    out << "<h2>Findings</h2>\n";
+    if (r.findings().empty()) {
+      out << "<p>compute-sanitizer found nothing.</p>\n";
+    } else {
+      table(findings_cells(r), out, "findings");
+    }
+  } else {
+    out << "<h2>Results</h2>\n";
+    const Cells cells = processed_cells(r);
+    if (cells.rows.empty()) {
+      out << "<p>(no rows)</p>\n";
+    } else {
+      table(cells, out, "processed");
+    }
+    if (!r.failed_configs().empty()) {
+      out << "<pre class=\"warn\" id=\"failed\">"
+          << xml_escape(failure_summary(r.failed_configs(), r.configs())) << "</pre>\n";
+    }
+    std::vector<std::string> metrics;
+    for (const auto& p : r.processed()) {
+      if (std::find(metrics.begin(), metrics.end(), p.metric) == metrics.end()) metrics.push_back(p.metric);
+    }
+    if (!metrics.empty()) {
+      out << "<h2>Plots</h2>\n<div class=\"plots\">\n";
+      for (const auto& m : metrics) out << svg_plot(r, m);
+      out << "</div>\n";
+    }
+  }
+  if (in.compare) {
+    out << "<h2>Compared with " << xml_escape(in.compare->name()) << " #" << in.compare->id()
+        << "</h2>\n<p>Baseline: " << xml_escape(in.compare->metadata().gpu.empty() ? "unknown GPU"
+                                                                               : in.compare->metadata().gpu)
+        << ", " << xml_escape(in.compare->metadata().host)
+        << ". Ratio: this result's mean divided by the baseline's.</p>\n";
+    table(compare_cells(r, *in.compare), out, "compare");
+  }
+  if (!r.timeline().phases.empty()) phase_totals(r, out);
+  out << "<footer>Written by kscope " << xml_escape(r.metadata().kscope_version)
+      << " from the saved result; every image is inline, the page loads nothing else.</footer>\n"
+      << "</body>\n</html>\n";
+}
+
+}  // namespace
+
+extern const Writer kHtmlWriter;  // registered in writer_registry.cpp
+const Writer kHtmlWriter{"html", ".html",
+                         "a self-contained HTML report: metadata, table, one plot per metric",
+                         &write_html};
+
+}  // namespace kscope::report

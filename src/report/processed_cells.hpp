@@ -1,0 +1,32 @@
+#pragma once
+// The processed table as text cells, shared by the console table, markdown and HTML: one header
+// and one row per processed row, numbers with six significant digits ("-" for none).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "kscope/results.hpp"
+
+namespace kscope::report {
+
+struct Cells {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  /// Columns [first_number, first_number + numbers) hold numbers (right-aligned).
+  std::size_t first_number = 0;
+  std::size_t numbers = 0;
+};
+
+/// Annotation, <parameters...>, Metric, Unit, Avg, StdDev, Min, Max, Runs, RSD%, Stable, and
+/// RelativeTo (normalised results) and Throttled (when any run slowed down) when they apply.
+[[nodiscard]] Cells processed_cells(const Results& results);
+
+/// Where and with what the result was measured, as (name, value) pairs: GPU, driver, clocks,
+/// host, kscope and tool versions, start and wall time.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> metadata_cells(const Results& results);
+
+/// The session's options as (name, value) pairs, values as JSON text.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> options_cells(const Results& results);
+
+}  // namespace kscope::report

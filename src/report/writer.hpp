@@ -1,0 +1,35 @@
+#pragma once
+// An output format of Results::write. A format is one file in src/report/ that defines a
+// `const Writer` (its name, file extension, one-line description and write function) plus one
+// line in writer_registry.cpp; nothing else changes: Results::write, `kscope show --format`,
+// Python's ProfileResults.write and output_formats() find it through the registry
+// (docs/architecture.md, "Output formats").
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kscope/results.hpp"
+
+namespace kscope::report {
+
+/// What a writer writes from.
+struct WriteInput {
+  const Results& results;            ///< the result to write
+  const Results* compare = nullptr;  ///< a second result to compare with (WriteOptions::compare)
+};
+
+struct Writer {
+  const char* name;         ///< the format's name: "--format <name>", Results::write(name, ...)
+  const char* extension;    ///< file name ending, with the dot: ".json"
+  const char* description;  ///< one line for `kscope show --help` and docs
+  /// Writes the whole document to `out`; throws kscope::Error for what it cannot write.
+  void (*write)(const WriteInput& in, std::ostream& out);
+};
+
+/// Every registered writer, in registry order.
+[[nodiscard]] const std::vector<const Writer*>& writers();
+/// The writer called `name`; InvalidArgument naming the registered formats when there is none.
+[[nodiscard]] const Writer& find_writer(const std::string& name);
+
+}  // namespace kscope::report

@@ -1,0 +1,69 @@
+// `kscope show --format X [-o FILE] [--compare OTHER]`: every registered format is reachable from
+// the command line, from a saved result and from a journal.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "cli_runner.hpp"
+
+namespace kscope {
+namespace {
+
+using testing::has;
+using testing::kscope_cli;
+
+const std::string kResult = testing::fixture("golden/vadd_results.json");
+const std::string kJournal = testing::fixture("golden/python/journal_unfinished.jsonl");
+
+TEST(ShowFormats, EveryFormatWritesToStandardOutput) {
+  const std::pair<const char*, const char*> expected[] = {
+      {"table", "kscope results: vadd #0"}, {"csv", "Annotation,Metric,n,dtype,AvgValue"},
+      {"raw-csv", "Annotation,Value,Metric"}, {"findings-csv", "Check,Kind,Category"},
+      {"json", "\"kind\": \"kscope.results\""}, {"trace", "{\"traceEvents\": ["},
+      {"html", "<!DOCTYPE html>"}, {"md", "## kscope: vadd #0"}};
+  for (const auto& [format, start] : expected) {
+    const auto r = kscope_cli("show " + kResult + " --format " + format);
+    EXPECT_EQ(r.status, 0) << format << ": " << r.err;
+    EXPECT_TRUE(has(r.out, start)) << format << ": " << r.out.substr(0, 200);
+  }
+}
+
+TEST(ShowFormats, OutputGoesToTheFileGiven) {
+  const std::string path = testing::scratch_dir("cli_show_output") + "vadd.trace.json";
+  const auto r = kscope_cli("show " + kResult + " -f trace -o " + path);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const auto doc = nlohmann::json::parse(testing::slurp(path));
+  EXPECT_GT(doc["traceEvents"].size(), 10u);
+}
+
+TEST(ShowFormats, AJournalToo) {
+  const auto r = kscope_cli("show " + kJournal + " -f md");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "| Complete | no (journal of an unfinished session) |")) << r.out;
+}
+
+TEST(ShowFormats, CompareAddsTheCompareTable) {
+  const auto r = kscope_cli("show " + kResult + " -f html --compare " + kResult);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "<h2>Compared with vadd #0</h2>"));
+  EXPECT_TRUE(has(r.out, "<table id=\"compare\">"));
+}
+
+TEST(ShowFormats, UnknownFormatIsAUsageErrorListingTheFormats) {
+  const auto r = kscope_cli("show " + kResult + " --format pdf");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "--format: pdf not in {table,csv,raw-csv,findings-csv,json,trace,html,md}"))
+      << r.err;
+}
+
+TEST(ShowFormats, UnwritableOutputIsAnErrorNamingIt) {
+  const auto r = kscope_cli("show " + kResult + " -f md -o /nonexistent-dir/r.md");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "kscope: cannot write '/nonexistent-dir/r.md': No such file or directory\n");
+}
+
+}  // namespace
+}  // namespace kscope

@@ -24,7 +24,7 @@ kscope query-metrics --chip GH100 >"$out"; head -n 2 "$out"; echo "($(wc -l <"$o
 rm -f "$out"
 python - <<PY
 import kscope
-import kscope.collection.core  # the subpackage is in the wheel (nsight-python's layout)
+import kscope.collection.core  # the subpackage is in the wheel (nsight-python layout)
 assert kscope.collection.core.ProfileResults is kscope.ProfileResults
 print("layout: kscope.collection.core, thermovision, transformation, utils, visualization")
 print("device_available:", kscope.device_available(), "-", kscope.device_unavailable_reason())

@@ -20,8 +20,9 @@ Results::Data session_data(std::string_view name, int id, const Options& options
 void fill_tables(const Session::Output& out, const Logger& log, Results::Data* d) {
   const Options& opt = d->options;
   log.info("Processing profiled data");
-  const auto extracted =
-      extract(out.records, out.runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics});
+  const auto extracted = extract(out.records, out.runs,
+                                 {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics,
+                                  config_labels(d->configs)});
   d->raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, d->configs);
   d->processed = aggregate(d->raw, opt.normalize_against);
   d->info_columns = add_info_columns(opt.info_collectors, out.runs, d->raw, d->processed);

@@ -4,6 +4,8 @@
 #include <exception>
 
 #include "core/annotation_registry.hpp"
+#include "core/annotation_runs.hpp"
+#include "core/extraction.hpp"
 #include "core/progress.hpp"
 
 namespace kscope {
@@ -90,8 +92,12 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
   if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
   phases_.lap(SessionPhases::kJournal);
-  for (auto& log : pending_runs_) out.runs.push_back(std::move(log));
-  pending_runs_.clear();
+  std::vector<RunLog> runs;
+  runs.swap(pending_runs_);
+  if (counts_ && ignore_kernel_list_) {
+    for (const auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) counts_->check(a);
+  }
+  for (auto& log : runs) out.runs.push_back(std::move(log));
   for (auto& r : records) out.records.push_back(std::move(r));
 }
 
@@ -102,6 +108,8 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   pending_runs_.clear();
   phases_ = SessionPhases{};
   InfoCollection info_collection(opt.info_collectors, log_);
+  counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
+  ignore_kernel_list_ = &opt.ignore_kernel_list;
   const RegionEntry region_entry(info_collection, &info_, env_, phases_);
   info_collection.collect_once();
   try {

@@ -4,10 +4,12 @@
 // collectors at their scopes, progress on the console, and finished runs streamed to the
 // journal.
 
+#include <optional>
 #include <vector>
 
 #include "core/collector.hpp"
 #include "core/info_collection.hpp"
+#include "core/kernel_count_check.hpp"
 #include "core/session_phases.hpp"
 #include "core/logger.hpp"
 #include "core/run_environment.hpp"
@@ -29,7 +31,9 @@ class Session {
   Session(Collector& collector, RunEnvironment& environment, RunSink* sink, const Logger& log);
 
   /// Runs the sweep. If `fn` or the tool throws, what was measured is handed to the sink, the
-  /// collector is stopped and the exception propagates.
+  /// collector is stopped and the exception propagates. Every batch of finished runs is checked
+  /// against the kernel-count rules as soon as its records arrive (core/kernel_count_check.hpp),
+  /// so a config that breaks them stops the sweep when it is measured (ExtractionError).
   Output run(const SessionInfo& info, const std::vector<Config>& configs, const Benchmark& fn);
 
  private:
@@ -43,6 +47,8 @@ class Session {
   std::vector<RunLog> pending_runs_;
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
+  std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
+  const std::vector<std::string>* ignore_kernel_list_ = nullptr;
 };
 
 }  // namespace kscope

@@ -173,7 +173,8 @@ Results load_journal(const std::string& path) {
                               " (the line was skipped; the result lacks what it held)");
   }
 
-  ExtractionSettings settings{d.options.metrics, d.options.ignore_kernel_list, {}};
+  ExtractionSettings settings{d.options.metrics, d.options.ignore_kernel_list, {},
+                              config_labels(d.configs)};
   try {
     const auto extracted = extract(finished_records(std::move(c.records), c.runs), c.runs, settings);
     d.raw = build_raw_rows(extracted, d.options.metrics, {}, d.configs);

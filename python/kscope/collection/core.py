@@ -44,7 +44,7 @@ from ..info_collector import engine_collectors, normalize_collectors, validate_c
 from ..thermovision import ThermalController
 from ..tools_manager import Tool, parse_tool, resolve_tool
 from ..transformation import engine_findings, findings_frame, processed_frame, raw_frame
-from ..utils import VerbosityLevel, is_bool, label, notebook_progress, warn
+from ..utils import VerbosityLevel, is_bool, label, notebook_progress, user_package_name, warn
 from .reexec import flushing_in_child, reexec_command
 
 
@@ -274,6 +274,9 @@ class KernelSettings:
     output_csv: bool
     info_collectors: Sequence[Any] | None
     tool: Tool | None
+    #: How messages name the decorator: ``<package>.analyze.kernel()``, with the package the
+    #: user imported (:func:`kscope.utils.user_package_name`).
+    call_name: str = "kscope.analyze.kernel()"
 
 
 _INT_MAX = 2**31 - 1  # the engine's options are C ints
@@ -360,6 +363,7 @@ def make_settings(**options: Any) -> KernelSettings:
         raise TypeError(f"output_csv must be a bool, got {o['output_csv']!r}")
     o["verbosity"] = _verbosity(o["verbosity"])
     o["tool"] = parse_tool(o["tool"])
+    o["call_name"] = f"{user_package_name()}.analyze.kernel()"
     settings = KernelSettings(**o)
     engine_options(settings, resolve_tool(settings.tool)).validate()
     return settings
@@ -423,7 +427,7 @@ def engine_options(
     o.verbosity = _ENGINE_VERBOSITY[settings.verbosity]
     o.output_prefix = settings.output_prefix or ""
     o.output_csv = settings.output_csv
-    o.call_name = "kscope.analyze.kernel()"
+    o.call_name = settings.call_name
     o.reexec_argv, o.reexec_unavailable = reexec_command()
     settings.thermal.apply(o)
     o.log = _write_stdout
@@ -699,7 +703,7 @@ class KernelProfiler:
         if returned_value:
             warn(
                 f"Function '{func.__name__}' returns a value, but the return value for a "
-                "function which is decorated with nsight.analyze.kernel is ignored and instead "
+                f"function which is decorated with {self.settings.call_name[:-2]} is ignored and instead "
                 "the ProfileResults object is returned.",
                 RuntimeWarning,
             )

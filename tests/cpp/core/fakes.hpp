@@ -25,6 +25,7 @@ class FakeCollector : public Collector {
                      (r.warmup ? "w" : "") + " p" + std::to_string(pass));
   }
   void before_run(const RunId& r, int pass) override {
+    pass_ = pass;
     events.push_back("before_run " + std::to_string(r.config) + "." + std::to_string(r.run) +
                      (r.warmup ? "w" : "") + " p" + std::to_string(pass));
   }
@@ -41,11 +42,12 @@ class FakeCollector : public Collector {
   }
   void abort() noexcept override { events.push_back("abort"); }
 
-  /// What the benchmark calls instead of launching a kernel.
+  /// What the benchmark calls instead of launching a kernel. A replaying tool measures a kernel
+  /// over all passes of a run and delivers one record: the record is made in pass 0.
   void launch(const std::string& kernel, double ns) {
     auto& reg = AnnotationRegistry::instance();
     const auto s = reg.snapshot();
-    if (s.annotation < 0 || !s.in_run || s.run.warmup) return;
+    if (s.annotation < 0 || !s.in_run || s.run.warmup || pass_ != 0) return;
     KernelRecord k;
     k.annotation = reg.name_of(s.annotation);
     k.kernel = kernel;
@@ -56,6 +58,7 @@ class FakeCollector : public Collector {
   }
 
   int passes = 1;
+  int pass_ = 0;
   std::vector<std::string> events;
   std::vector<KernelRecord> pending;
 };

@@ -14,7 +14,9 @@ void LaunchJoiner::add_launch(std::uint32_t correlation_id, LaunchInfo info) {
   launches_[correlation_id] = std::move(info);
 }
 
-std::vector<KernelRecord> LaunchJoiner::join(const std::vector<KernelActivity>& kernels) {
+std::vector<KernelRecord> LaunchJoiner::join(
+    const std::vector<KernelActivity>& kernels,
+    const std::function<void(const KernelActivity&, KernelRecord&)>& decorate) {
   struct Joined {
     std::uint64_t launch_sequence;
     std::uint64_t start;
@@ -40,6 +42,7 @@ std::vector<KernelRecord> LaunchJoiner::join(const std::vector<KernelActivity>& 
       r.run = it->second.run;
       r.device = k.device;
       r.metrics.push_back({kTimeMetric, static_cast<double>(k.end - k.start), std::string("ns")});
+      if (decorate) decorate(k, r);
       joined.push_back({it->second.sequence, k.start, std::move(r)});
     }
     for (auto id : matched) launches_.erase(id);

@@ -9,6 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <functional>
+
+#include "collect/cupti/launch_metrics.hpp"
 #include "core/kernel_record.hpp"
 
 namespace kscope::cupti {
@@ -27,6 +30,7 @@ struct KernelActivity {
   std::uint64_t start = 0; ///< ns
   std::uint64_t end = 0;   ///< ns
   int device = 0;
+  KernelLaunch launch;     ///< grid, block, registers, shared memory (launch__ metrics)
 };
 
 class LaunchJoiner {
@@ -36,7 +40,10 @@ class LaunchJoiner {
   /// Called with each batch of activity records (after a flush). Returns the records of kernels
   /// launched inside annotations; kernels whose launch was not recorded are dropped (launched
   /// outside any annotation or session). A kernel with end < start is an error.
-  [[nodiscard]] std::vector<KernelRecord> join(const std::vector<KernelActivity>& kernels);
+  /// `decorate`, when given, completes each record from its activity (launch metrics).
+  [[nodiscard]] std::vector<KernelRecord> join(
+      const std::vector<KernelActivity>& kernels,
+      const std::function<void(const KernelActivity&, KernelRecord&)>& decorate = {});
   /// Forgets everything (session start).
   void clear();
   [[nodiscard]] std::size_t pending_launches() const;

@@ -16,6 +16,7 @@ NB_MODULE(_kscope, m) {
   kscope::python::bind_info_collectors(m);
   kscope::python::bind_options(m);
   kscope::python::bind_results(m);
+  kscope::python::bind_aggregate(m);
   kscope::python::bind_annotation(m);
   kscope::python::bind_profile(m);
 }

@@ -64,3 +64,38 @@ def test_kscope_users_see_kscope(fake_engine):
         namespace,
     )
     assert fake_engine.calls[0]["options"].call_name == "kscope.analyze.kernel()"
+
+
+def test_validate_collectors_takes_nsight_pythons_arguments():
+    from kscope import info_collector
+    from kscope.exceptions import ProfilerException
+
+    def kernel(n, dtype):
+        pass
+
+    info_collector.validate_collectors([("driver", lambda: "1", "once")], func=kernel)
+    with pytest.raises(ProfilerException, match=r"^Duplicate info collector name 'd'\."):
+        info_collector.validate_collectors([("d", lambda: 1, "once"), ("d", lambda *a: 2, "run")])
+    with pytest.raises(ProfilerException, match=r"^Info collector name 'Geomean' collides with "
+                       r"a reserved profiler column\."):  # fmt: skip
+        info_collector.validate_collectors([("Geomean", lambda *a: 1, "config")])
+    with pytest.raises(ProfilerException, match=r"^Info collector name 'n' collides with a "
+                       r"parameter of 'kernel'\."):  # fmt: skip
+        info_collector.validate_collectors([("n", lambda *a: 1, "config")], func=kernel)
+
+
+def test_the_plot_decorator_is_named_as_the_user_wrote_it(fake_engine, tmp_path):
+    pytest.importorskip("matplotlib")
+
+    def tflops(t, n):
+        return 2 * n / t, "TFLOPS"
+
+    @nsight.analyze.plot(str(tmp_path / "p.png"))
+    @nsight.analyze.kernel(configs=[(1,)], derive_metric=tflops, verbosity=SILENT)
+    def p(n):
+        with nsight.annotate("a"):
+            pass
+
+    with pytest.raises(ValueError, match=r"^Cannot visualize multiple metrics \(2 > 1\) with the "
+                       r"@nsight\.analyze\.plot decorator\. Please specify a metric to plot\."):  # fmt: skip
+        p()

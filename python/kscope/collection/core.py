@@ -651,7 +651,7 @@ class KernelProfiler:
         self.func = func
         self.signature = FunctionSignature.of(func)
         self.collectors = normalize_collectors(settings.info_collectors)
-        validate_collectors(self.collectors, func.__name__, self.signature.names)
+        validate_collectors(self.collectors, func)
         self.settings = settings
         # Nothing is created on disk until the first call (decorating leaves no directory).
         self._prefix_resolved = False

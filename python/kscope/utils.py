@@ -82,8 +82,11 @@ def user_package_name() -> str:
     analyze = sys.modules.get(__package__ + ".analyze")
 
     def reexports(value: Any) -> bool:
-        return (isinstance(value, ModuleType) and hasattr(value, "__path__")
-                and getattr(value, "analyze", None) is analyze)  # fmt: skip
+        # The module's own namespace only: getattr could run a lazy module's __getattr__.
+        if not isinstance(value, ModuleType):
+            return False
+        namespace = getattr(value, "__dict__", {})
+        return "__path__" in namespace and namespace.get("analyze") is analyze
 
     frame = _external_frame()
     globals_ = frame.f_globals if frame is not None else {}

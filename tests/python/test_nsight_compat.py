@@ -99,3 +99,18 @@ def test_the_plot_decorator_is_named_as_the_user_wrote_it(fake_engine, tmp_path)
     with pytest.raises(ValueError, match=r"^Cannot visualize multiple metrics \(2 > 1\) with the "
                        r"@nsight\.analyze\.plot decorator\. Please specify a metric to plot\."):  # fmt: skip
         p()
+
+
+def test_lazy_modules_are_not_imported_while_looking_for_the_alias(fake_engine, monkeypatch):
+    # A module whose __getattr__ imports on demand (or fails) must not be touched.
+    class Lazy(types.ModuleType):
+        def __getattr__(self, name):
+            raise ModuleNotFoundError(f"lazy import of {name}")
+
+    lazy = Lazy("lazy_pkg")
+    lazy.__path__ = []
+    monkeypatch.setitem(sys.modules, "lazy_pkg", lazy)
+    f = _decorate()
+    with pytest.warns(RuntimeWarning):
+        f()
+    assert fake_engine.calls[0]["options"].call_name == "nsight.analyze.kernel()"

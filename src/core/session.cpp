@@ -94,7 +94,7 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   phases_.lap(SessionPhases::kJournal);
   std::vector<RunLog> runs;
   runs.swap(pending_runs_);
-  if (counts_ && ignore_kernel_list_) {
+  if (counts_ && ignore_kernel_list_ && collector_.flush_is_complete()) {
     for (const auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) counts_->check(a);
   }
   for (auto& log : runs) out.runs.push_back(std::move(log));

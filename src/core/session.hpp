@@ -31,9 +31,11 @@ class Session {
   Session(Collector& collector, RunEnvironment& environment, RunSink* sink, const Logger& log);
 
   /// Runs the sweep. If `fn` or the tool throws, what was measured is handed to the sink, the
-  /// collector is stopped and the exception propagates. Every batch of finished runs is checked
-  /// against the kernel-count rules as soon as its records arrive (core/kernel_count_check.hpp),
-  /// so a config that breaks them stops the sweep when it is measured (ExtractionError).
+  /// collector is stopped and the exception propagates. With a collector whose flushes are
+  /// complete (Collector::flush_is_complete: the cupti tool's timing path), every batch of
+  /// finished runs is checked against the kernel-count rules as soon as its records arrive
+  /// (core/kernel_count_check.hpp), so a config that breaks them stops the sweep when it is
+  /// measured (ExtractionError); otherwise extraction checks them after the sweep.
   Output run(const SessionInfo& info, const std::vector<Config>& configs, const Benchmark& fn);
 
  private:

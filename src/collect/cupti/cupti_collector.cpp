@@ -42,6 +42,8 @@ std::vector<KernelRecord> CuptiCollector::with_device_metrics(std::vector<Kernel
   return records;
 }
 
+bool CuptiCollector::flush_is_complete() const { return path_ && path_->flush_is_complete(); }
+
 int CuptiCollector::passes_per_run() const { return path_ ? path_->passes_per_run() : 1; }
 
 void CuptiCollector::prepare_pass(const RunId& run, int pass) { path_->prepare_pass(run, pass); }

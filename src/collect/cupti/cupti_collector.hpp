@@ -32,6 +32,8 @@ class CuptiCollector : public Collector {
   void before_run(const RunId& run, int pass) override;
   void after_run(const RunId& run, int pass) override;
   [[nodiscard]] std::vector<KernelRecord> flush() override;
+  /// The timing path's flushes are complete; the range profiler decodes in batches.
+  [[nodiscard]] bool flush_is_complete() const override;
   [[nodiscard]] std::vector<KernelRecord> end() override;
   void abort() noexcept override;
 

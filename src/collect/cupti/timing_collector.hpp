@@ -27,6 +27,8 @@ class TimingCollector : public MeasurementPath {
 
   /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches.
   [[nodiscard]] std::vector<KernelRecord> flush() override;
+  /// After the Session's synchronisation, a forced activity flush delivers every kernel.
+  [[nodiscard]] bool flush_is_complete() const override { return true; }
   [[nodiscard]] std::vector<KernelRecord> end() override;
   void abort() noexcept override;
 

@@ -33,11 +33,14 @@ class FakeCollector : public Collector {
   std::vector<KernelRecord> flush() override {
     events.push_back("flush");
     std::vector<KernelRecord> out;
+    if (hold && hold()) return out;  // a collector decoding in batches keeps them for later
     out.swap(pending);
     return out;
   }
+  bool flush_is_complete() const override { return complete_flushes; }
   std::vector<KernelRecord> end() override {
     events.push_back("end");
+    hold = nullptr;  // the end hands over everything
     return flush();
   }
   void abort() noexcept override { events.push_back("abort"); }
@@ -59,6 +62,8 @@ class FakeCollector : public Collector {
 
   int passes = 1;
   int pass_ = 0;
+  bool complete_flushes = true;  // flush() returns every record of the runs completed so far
+  std::function<bool()> hold;    // when it returns true, flush() hands over nothing
   std::vector<std::string> events;
   std::vector<KernelRecord> pending;
 };

@@ -95,6 +95,22 @@ TEST(SessionTest, AConfigBreakingTheKernelCountRuleStopsTheSweepWhenItIsMeasured
   EXPECT_EQ(called, (std::vector<std::size_t>{0, 0, 1, 1}));
 }
 
+TEST(SessionTest, RunsOfACollectorDecodingInBatchesAreCheckedOnlyAfterTheSweep) {
+  // A collector whose flush() may hold back records of finished runs (the range profiler's
+  // batches): a run without its records must not look like a run without kernels.
+  Harness h;
+  h.collector.complete_flushes = false;
+  int held = 0;
+  h.collector.hold = [&] { return held++ < 2; };  // the first two flushes hand over nothing
+  const auto out = h.run(silent(2), configs({1, 2, 3}), [&](const Config&) {
+    Annotation a("mm");
+    h.collector.launch("gemm", 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  });
+  EXPECT_GE(held, 2);
+  EXPECT_EQ(out.records.size(), 6u);
+}
+
 TEST(SessionTest, ShortConfigsShareAJournalWriteAndNothingIsLost) {
   Harness h;
   (void)h.run(silent(2), configs({1, 2, 3}), [&](const Config&) {

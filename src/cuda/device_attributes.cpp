@@ -10,8 +10,9 @@ namespace kscope::cuda {
 namespace {
 
 // ncu's name -> the runtime's attribute; values as cudaDeviceGetAttribute returns them, which
-// are ncu's (clock rates in kHz, sizes in bytes): compared with ncu on the H200 by
-// tests/cpp/gpu/launch_metrics_gpu_test.cpp and tests/python/test_gpu_launch_metrics.py.
+// are ncu's (clock rates in kHz, sizes in bytes): checked against ncu's report of the H200 by
+// tests/cpp/collect/cupti/launch_metrics_test.cpp (the names) and compared with ncu on the GPU by
+// tests/python/test_gpu_launch_metrics.py (the values).
 const std::vector<std::pair<std::string, cudaDeviceAttr>>& table() {
   static const std::vector<std::pair<std::string, cudaDeviceAttr>> t = {
       {"async_engine_count", cudaDevAttrAsyncEngineCount},

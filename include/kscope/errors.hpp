@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace kscope {
 
@@ -93,6 +94,27 @@ class ThermalControlError : public Error {
 class CoolingTimeoutError : public ThermalControlError {
  public:
   using ThermalControlError::ThermalControlError;
+};
+
+/// Thrown by a benchmark to end the sweep even with Options::on_config_error "skip" (the Python
+/// front throws it for KeyboardInterrupt and SystemExit, which then reach the caller unchanged).
+class SweepInterrupted : public Error {
+ public:
+  using Error::Error;
+};
+
+/// An exception of the benchmark described by its type name and text; the Python front throws it
+/// for a Python exception with Options::on_config_error "skip", so the failure record names the
+/// Python type ("ValueError") rather than the C++ one.
+class BenchmarkError : public Error {
+ public:
+  BenchmarkError(std::string type, const std::string& message)
+      : Error(message), type_(std::move(type)) {}
+  /// The exception's type name, e.g. "ValueError".
+  [[nodiscard]] const std::string& type() const { return type_; }
+
+ private:
+  std::string type_;
 };
 
 }  // namespace kscope

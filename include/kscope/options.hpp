@@ -136,6 +136,23 @@ struct Options {
   std::string output_prefix;
   /// Also write profiled_data-<name>-<id>.csv and processed_data-<name>-<id>.csv.
   bool output_csv = false;
+  /// What an exception thrown by the benchmark does (docs/options.md#failing-configs): "raise"
+  /// (default, as nsight-python) ends the sweep and propagates it; "skip" records the config as
+  /// failed (ConfigFailure: Results::failed_configs(), the journal, JSON, the Error column) and
+  /// goes on with the next config. A device left unusable (a sticky CUDA error such as an illegal
+  /// address) ends the sweep in either mode; SweepInterrupted is never skipped.
+  std::string on_config_error = "raise";
+  /// A journal of an earlier, interrupted run of this same sweep (docs/options.md#resume): the
+  /// configs it holds complete (every measured run finished, not failed) are taken from it, only
+  /// the others are measured, and the result equals one uninterrupted sweep. The journal must
+  /// come from the same session name, configs and measurement options, else profile() throws
+  /// InvalidArgument naming the difference. Empty: measure everything.
+  std::string resume;
+  /// Tool "ncu": how long one re-run of the program measures, in seconds (> 0), before it ends at
+  /// the next config boundary and its part is journaled; the next part runs in a new re-run.
+  /// Each part runs at least nine times the measured start-up cost of a re-run (ncu and the
+  /// program starting, the report imported), so start-ups cost at most a tenth of the sweep.
+  double ncu_part_seconds = 60;
 
   /// Command that starts this program again, for the tools that re-execute it under an external
   /// profiler ("ncu", "sanitizer"); element 0 is the executable. Empty: this process's own

@@ -136,6 +136,20 @@ struct Finding {
   std::string attribution;
 };
 
+/// A config whose benchmark threw while Options::on_config_error was "skip": it has no values
+/// (its processed rows carry the Error column, docs/output-schema.md) and a resumed sweep
+/// measures it again.
+struct ConfigFailure {
+  std::size_t config = 0;  ///< index into Results::configs()
+  std::size_t run = 0;     ///< the run that threw (warm-up or measured, see `warmup`)
+  bool warmup = false;     ///< the run that threw was a warm-up run
+  std::string type;        ///< the exception's type name ("std::runtime_error", "ValueError")
+  std::string message;     ///< its text (what())
+};
+
+/// "ValueError: bad size (config 3, measured run 2)": the Error column's text.
+[[nodiscard]] std::string describe(const ConfigFailure& failure);
+
 /// Statistics of one (annotation, metric, config).
 struct ProcessedRow {
   std::string annotation;
@@ -165,6 +179,9 @@ struct ProcessedRow {
   /// group's first value, or <name>_Avg/_Std/_Min/_Max of an aggregated collector (placed after
   /// Throttled in CSV and DataFrame).
   std::vector<InfoValue> info{};
+  /// Error: describe() of the config's ConfigFailure; nullopt for a measured config. The column
+  /// exists in CSV and DataFrame only when some config failed.
+  std::optional<std::string> error;
 };
 
 /**
@@ -190,6 +207,7 @@ class Results {
     std::vector<ProcessedRow> processed;  ///< processed table
     std::vector<RunTelemetry> telemetry;  ///< one entry per measured run (empty without NVML)
     std::vector<Finding> findings;        ///< tool "sanitizer": what it found (empty: clean)
+    std::vector<ConfigFailure> failures;  ///< configs that threw with on_config_error "skip"
     std::vector<InfoColumn> info_columns;  ///< one per info collector (Options::info_collectors)
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
@@ -213,6 +231,8 @@ class Results {
   [[nodiscard]] const std::vector<InfoColumn>& info_columns() const { return d_.info_columns; }
   /// Tool "sanitizer": every problem compute-sanitizer found, in the order found.
   [[nodiscard]] const std::vector<Finding>& findings() const { return d_.findings; }
+  /// The configs whose benchmark threw with on_config_error "skip", in sweep order.
+  [[nodiscard]] const std::vector<ConfigFailure>& failed_configs() const { return d_.failures; }
   /// True when nothing was found (no findings). Always true for the measuring tools.
   [[nodiscard]] bool ok() const { return d_.findings.empty(); }
   [[nodiscard]] const Metadata& metadata() const { return d_.metadata; }

@@ -16,6 +16,7 @@ from .collection.core import (
     ClockControl,
     DurationSource,
     MetricReplay,
+    OnConfigError,
     ProfileResults,
     ReplayMode,
     make_settings,
@@ -63,6 +64,9 @@ def kernel(
     info_collectors: Sequence[Any] | None = ...,
     tool: Tool | ToolName | None = ...,
     warmup_runs: int = ...,
+    on_config_error: OnConfigError = ...,
+    resume: str | os.PathLike[str] | None = ...,
+    ncu_part_seconds: float = ...,
 ) -> Callable[[Callable[..., Any]], KernelFunction]: ...
 
 
@@ -93,6 +97,9 @@ def kernel(
     info_collectors: Sequence[Any] | None = None,
     tool: Tool | ToolName | None = None,
     warmup_runs: int = 0,
+    on_config_error: OnConfigError = "raise",
+    resume: str | os.PathLike[str] | None = None,
+    ncu_part_seconds: float = 60.0,
 ) -> KernelFunction | Callable[[Callable[..., Any]], KernelFunction]:
     """Profiles the kernels a function launches inside ``kscope.annotate`` regions.
 
@@ -142,6 +149,16 @@ def kernel(
             ``kscope.experimental.collect(scope=...)``; see docs/info-collectors.md.
         tool: :class:`Tool` for this function; None: the active tool, else CUPTI.
         warmup_runs: (kscope) unmeasured runs per config before the measured ones.
+        on_config_error: (kscope) ``"raise"`` (default): an exception of the function ends the
+            sweep and propagates; ``"skip"``: the config is recorded as failed (its type and
+            text in ``ProfileResults.failed_configs`` and the ``Error`` column) and the sweep
+            goes on. KeyboardInterrupt, SystemExit and a device left unusable (a sticky CUDA
+            error) end the sweep in either mode.
+        resume: (kscope) the journal of an interrupted run of this sweep (printed as
+            ``Journal: ...``): its complete configs are kept and only the others measured; the
+            journal must come from the same function, configs and measurement options.
+        ncu_part_seconds: (kscope, ncu tool) how long one re-run under ncu measures before its
+            part is journaled (each part runs at least 9x the re-run's start-up cost).
 
     Raises:
         TypeError, ValueError (:class:`kscope.exceptions.InvalidArgumentError`) or
@@ -171,6 +188,9 @@ def kernel(
         output_csv=output_csv,
         info_collectors=info_collectors,
         tool=tool,
+        on_config_error=on_config_error,
+        resume=None if resume is None else os.fspath(resume),
+        ncu_part_seconds=ncu_part_seconds,
     )
 
     def decorate(func: Callable[..., Any]) -> KernelFunction:

@@ -72,7 +72,7 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
     AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
     MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, <info collectors>,
     CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement, Normalized,
-    [NormalizationValue], Geomean`` (docs/output-schema.md); an info collector's columns are
+    [NormalizationValue], Geomean, [Error]`` (docs/output-schema.md); an info collector's columns are
     ``<name>`` or ``<name>_Avg/_Std/_Min/_Max`` (docs/info-collectors.md)."""
     processed = results.processed
     n = len(processed)
@@ -123,6 +123,8 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
             dtype=float,
         )
     columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
+    if results.failed_configs:
+        columns["Error"] = _object_column([p.error for p in processed])
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
 
 

@@ -7,10 +7,12 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <exception>
 #include <string>
 
 #include "bindings.hpp"
 #include "kscope/annotation.hpp"
+#include "kscope/errors.hpp"
 #include "kscope/ncu_import.hpp"
 #include "kscope/profile.hpp"
 
@@ -31,13 +33,53 @@ namespace {
 // The engine's Benchmark over a Python callable. The callable outlives the profile() call (the
 // caller holds it) and the engine does not keep the Benchmark, so a borrowed pointer is enough;
 // copies of the lambda then touch no reference count while the GIL is released.
-Benchmark python_benchmark(nb::callable& fn) {
+// With on_config_error "skip" a Python Exception becomes a BenchmarkError carrying its type name
+// and text (the failure record), and a BaseException that is not an Exception (KeyboardInterrupt,
+// SystemExit) a SweepInterrupted nesting it, which the engine never skips and run_profile()
+// raises again unchanged.
+Benchmark python_benchmark(nb::callable& fn, const Options& options) {
   PyObject* callable = fn.ptr();
-  return [callable](const Config& config) {
+  const bool skip = options.on_config_error == "skip";
+  return [callable, skip](const Config& config) {
     nb::gil_scoped_acquire gil;
     const nb::handle benchmark_fn(callable);
-    benchmark_fn(nb::cast(config, nb::rv_policy::copy));
+    if (!skip) {
+      benchmark_fn(nb::cast(config, nb::rv_policy::copy));
+      return;
+    }
+    try {
+      benchmark_fn(nb::cast(config, nb::rv_policy::copy));
+    } catch (nb::python_error& e) {
+      if (!e.matches(PyExc_Exception)) {
+        std::throw_with_nested(SweepInterrupted("the benchmark raised " +
+                                                std::string(nb::type_name(e.type()).c_str())));
+      }
+      const std::string type = nb::type_name(e.type()).c_str();
+      const std::string message = nb::str(e.value()).c_str();
+      throw BenchmarkError(type, message);
+    }
   };
+}
+
+// profile() (or its test variant) with the GIL released; a nested Python exception of a
+// SweepInterrupted is raised again as it was.
+template <class Profile>
+Results run_profile(const Profile& profile_fn) {
+  std::exception_ptr interrupted;
+  {
+    nb::gil_scoped_release no_gil;
+    try {
+      return profile_fn();
+    } catch (const SweepInterrupted& e) {
+      interrupted = std::current_exception();
+      try {
+        std::rethrow_if_nested(e);
+      } catch (...) {
+        interrupted = std::current_exception();
+      }
+    }
+  }
+  std::rethrow_exception(interrupted);
 }
 
 // Test hook: what profile() does with the Python callbacks, without a GPU. With the GIL released
@@ -47,7 +89,7 @@ Benchmark python_benchmark(nb::callable& fn) {
 // ... for every config.
 nb::tuple drive_callbacks(std::vector<Config> configs, nb::callable fn, const Options& options,
                           const std::string& warning) {
-  const Benchmark benchmark = python_benchmark(fn);
+  const Benchmark benchmark = python_benchmark(fn, options);
   std::vector<std::vector<DerivedValue>> derived;
   double combined = 0;
   {
@@ -75,9 +117,8 @@ void bind_profile(nb::module_& m) {
       "profile",
       [](const std::string& name, std::vector<Config> configs, nb::callable fn,
          const Options& options) {
-        const Benchmark benchmark = python_benchmark(fn);
-        nb::gil_scoped_release no_gil;
-        return profile(name, std::move(configs), benchmark, options);
+        const Benchmark benchmark = python_benchmark(fn, options);
+        return run_profile([&] { return profile(name, std::move(configs), benchmark, options); });
       },
       nb::arg("name"), nb::arg("configs"), nb::arg("fn"), nb::arg("options"),
       "Runs fn(config) for every config options.runs times and measures the kernels launched "
@@ -91,9 +132,9 @@ void bind_profile(nb::module_& m) {
       "_test_profile_without_device",
       [](const std::string& name, std::vector<Config> configs, nb::callable fn,
          const Options& options) {
-        const Benchmark benchmark = python_benchmark(fn);
-        nb::gil_scoped_release no_gil;
-        return profile_without_device(name, std::move(configs), benchmark, options);
+        const Benchmark benchmark = python_benchmark(fn, options);
+        return run_profile(
+            [&] { return profile_without_device(name, std::move(configs), benchmark, options); });
       },
       nb::arg("name"), nb::arg("configs"), nb::arg("fn"), nb::arg("options"),
       "Test hook: profile() through the engine's real session (info collectors, annotations, "

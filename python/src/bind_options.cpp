@@ -90,6 +90,12 @@ void bind_options(nb::module_& m) {
           .def_rw("output_prefix", &Options::output_prefix,
                   "prefix of every file written; \"\" for a fresh temporary directory")
           .def_rw("output_csv", &Options::output_csv, "also write raw and processed CSV files")
+          .def_rw("on_config_error", &Options::on_config_error,
+                  "\"raise\" (default) or \"skip\": what an exception of the benchmark does")
+          .def_rw("resume", &Options::resume,
+                  "journal of an interrupted run of this sweep to resume; \"\" for none")
+          .def_rw("ncu_part_seconds", &Options::ncu_part_seconds,
+                  "tool \"ncu\": seconds one re-run measures before its part is journaled")
           .def_rw("reexec_argv", &Options::reexec_argv,
                   "command that re-runs this program for the ncu and sanitizer tools")
           .def_rw("call_name", &Options::call_name,

@@ -89,7 +89,20 @@ void bind_results(nb::module_& m) {
       .def_rw("normalization_value", &ProcessedRow::normalization_value)
       .def_rw("geomean", &ProcessedRow::geomean)
       .def_rw("info", &ProcessedRow::info,
-              "info collectors' columns, one per processed_info_columns(Results.info_columns)");
+              "info collectors' columns, one per processed_info_columns(Results.info_columns)")
+      .def_rw("error", &ProcessedRow::error,
+              "Error: why the config failed (on_config_error 'skip'); None when measured");
+
+  nb::class_<ConfigFailure>(m, "ConfigFailure",
+                            "A config whose benchmark raised with on_config_error 'skip'.")
+      .def(nb::init<>())
+      .def_rw("config", &ConfigFailure::config, "index into Results.configs")
+      .def_rw("run", &ConfigFailure::run, "the run that raised")
+      .def_rw("warmup", &ConfigFailure::warmup, "whether that run was a warm-up run")
+      .def_rw("type", &ConfigFailure::type, "the exception's type name, e.g. 'ValueError'")
+      .def_rw("message", &ConfigFailure::message, "the exception's text")
+      .def("__str__", [](const ConfigFailure& f) { return describe(f); })
+      .def("__repr__", [](const ConfigFailure& f) { return "<ConfigFailure " + describe(f) + ">"; });
 
   nb::class_<Results>(m, "Results", "The outcome of profile() or of loading a saved result.")
       .def_prop_ro("name", &Results::name)
@@ -105,6 +118,8 @@ void bind_results(nb::module_& m) {
       .def_prop_ro("metadata", &Results::metadata)
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)
+      .def_prop_ro("failed_configs", &Results::failed_configs,
+                   "The configs whose benchmark raised with on_config_error 'skip'.")
       .def_prop_ro("load_warnings", &Results::load_warnings,
                    "What load() skipped (a journal's malformed lines), one text each.")
       .def("rows", &Results::rows, nb::arg("metric"), "Processed rows of one metric.")

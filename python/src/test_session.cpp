@@ -1,5 +1,6 @@
 // Test hook behind _kscope._test_profile_without_device: the engine's real Session, extraction,
-// transformation and info collectors, without a device. A stand-in collector turns every
+// transformation, info collectors, journal and resume (api/in_process_session.hpp), without a
+// device. A stand-in collector turns every
 // annotation entered in a measured run into one "kernel" whose metric i is worth
 // 100 (config + 1) + run + i (ns for the time metric); the run environment does nothing. It lets
 // the Python tests drive decorators, annotations and info collectors end to end on a CPU. The only
@@ -8,13 +9,15 @@
 #include <mutex>
 #include <utility>
 
-#include "api/session_tables.hpp"
+#include "api/in_process_session.hpp"
+#include "api/resume.hpp"
 #include "bindings.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/collector.hpp"
 #include "core/logger.hpp"
 #include "core/run_environment.hpp"
 #include "core/session.hpp"
+#include "thermal/run_monitor.hpp"
 
 namespace kscope::python {
 namespace {
@@ -29,10 +32,16 @@ class AnnotationCountingCollector : public Collector {
           if (entering) record(annotation);
         });
   }
+  // Like the cupti tool, hands over what finished runs recorded whenever the journal is written.
+  [[nodiscard]] std::vector<KernelRecord> flush() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<KernelRecord> out;
+    out.swap(records_);
+    return out;
+  }
   [[nodiscard]] std::vector<KernelRecord> end() override {
     abort();
-    std::lock_guard<std::mutex> lock(mu_);
-    return std::move(records_);
+    return flush();
   }
   void abort() noexcept override {
     if (token_ != 0) AnnotationRegistry::instance().remove_listener(token_);
@@ -78,20 +87,17 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   if (configs.empty()) throw ConfigError("configs cannot be empty");
   validate_info_collectors(options.info_collectors, configs.front().names(), name);
   for (std::size_t i = 0; i < configs.size(); ++i) configs[i].set_index(i);
-  Results::Data d = session_data(name, 0, options, configs);
-  d.metadata.gpu = "none (CPU test session)";
-  d.metadata.host = "localhost";
-  d.metadata.tool = options.tool;
-  const Logger log(d.options);
-  AnnotationCountingCollector collector;
-  NoDevice environment;
-  Session session(collector, environment, nullptr, log);
-  SessionInfo info{d.name, d.id, configs.size(), &d.options, 0, ""};
-  const Session::Output out = session.run(info, configs, fn);
-  fill_tables(out, log, &d);
-  Results results(std::move(d));
-  write_csv_files(results, options.output_prefix, log);  // with output_csv, as profile() does
-  return results;
+  const Logger log(options);
+  std::optional<ResumePlan> resume;
+  if (!options.resume.empty()) resume = plan_resume(name, configs, options, log);
+  InProcessTool tool;
+  tool.metadata.gpu = "none (CPU test session)";
+  tool.metadata.host = "localhost";
+  tool.metadata.tool = options.tool;
+  tool.collector = std::make_unique<AnnotationCountingCollector>();
+  tool.environment = std::make_unique<NoDevice>();
+  tool.monitor = std::make_unique<thermal::RunMonitor>(options, log, nullptr, [] { return 0; });
+  return run_in_process(name, 0, configs, fn, options, std::move(resume), std::move(tool));
 }
 
 }  // namespace kscope::python

@@ -1,5 +1,6 @@
 #include "api/child_session.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -79,18 +80,27 @@ Results run_child_session(const subprocess::ChildMarker& marker, std::string_vie
         } catch (...) {
         }
         report.trace = collector.trace();
-        subprocess::restore_config_indices(selected, &report.runs, &report.trace);
         if (release) release();
         end_child_process(report, marker.report_path);
       });
     }
     Session session(collector, *dev.environment, nullptr, log);
+    const auto started = std::chrono::steady_clock::now();
+    if (scope.budget_ms > 0) {
+      session.set_stop_after_config([&] {
+        return std::chrono::steady_clock::now() - started >=
+               std::chrono::milliseconds(scope.budget_ms);
+      });
+    }
     const std::string dir =
         std::filesystem::path(marker.report_path).parent_path().string();
     SessionInfo info{std::string(name), id, selected.size(), &run_options, dev.device,
                      dir.empty() ? std::string() : dir + "/"};
     Session::Output out = session.run(info, selected, fn);
+    report.session_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     report.runs = std::move(out.runs);
+    report.failures = std::move(out.failures);
   } catch (const std::exception& e) {
     report.error = e.what();
     report.error_kind = subprocess::error_kind(e);
@@ -100,7 +110,6 @@ Results run_child_session(const subprocess::ChildMarker& marker, std::string_vie
   }
   // Also after an error: the annotations entered until then.
   report.trace = collector.trace();
-  subprocess::restore_config_indices(selected, &report.runs, &report.trace);
   if (release) release();
   end_child_process(report, marker.report_path);
 }

@@ -5,39 +5,64 @@
 #include "api/output_prefix.hpp"
 #include "api/session_tables.hpp"
 #include "core/logger.hpp"
-#include "report/journal.hpp"
 
 namespace kscope {
 
 Results profile_external(const ToolEntry& tool, std::string_view name, int id,
-                         const std::vector<Config>& configs, const Options& opt) {
+                         const std::vector<Config>& configs, const Options& opt,
+                         std::optional<ResumePlan> resume) {
   Results::Data d = session_data(name, id, opt, configs);
   const Logger log(opt);
   auto external = tool.make_external(opt);
-  const std::string prefix = resolve_output_prefix(opt.output_prefix);
-  log.box("Profiling " + d.name, std::to_string(configs.size()) + " configurations, " +
-                                     std::to_string(opt.runs) + " runs each");
-  const SessionInfo info{d.name, d.id, configs.size(), &opt, 0, prefix};
-  const auto t0 = std::chrono::steady_clock::now();
-  ExternalRun run = external->run(info, log);
-  d.metadata = run.metadata;
-  d.findings = std::move(run.findings);
   d.metadata.tool = tool.name;
   d.metadata.tool_version = external->version();
+  const std::string prefix = resolve_output_prefix(opt.output_prefix);
+  d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
+  const auto journal = open_journal(d, resume ? &*resume : nullptr);
+  const std::vector<Config>& to_measure = resume ? resume->to_measure : configs;
+  log.box("Profiling " + d.name, std::to_string(to_measure.size()) + " configurations, " +
+                                     std::to_string(opt.runs) + " runs each");
+  log.info("Journal: " + d.journal_path);
+  const SessionInfo info{d.name, d.id, to_measure.size(), &opt, 0, prefix};
+  const auto t0 = std::chrono::steady_clock::now();
+  // Every part is journaled as soon as the tool has read it; the device the child ran on is
+  // known from the first part.
+  bool have_metadata = false;
+  auto on_part = [&](const ExternalRun& part) {
+    if (!have_metadata && !part.metadata.gpu.empty()) {
+      Metadata m = part.metadata;
+      m.tool = d.metadata.tool;
+      m.tool_version = d.metadata.tool_version;
+      journal->append_metadata(m);
+      have_metadata = true;
+    }
+    if (!part.output.runs.empty() || !part.output.records.empty()) {
+      journal->append(part.output.runs, part.output.records);
+    }
+    for (const auto& f : part.output.failures) journal->append_failure(f);
+    if (!part.findings.empty()) journal->append_findings(part.findings);
+  };
+  ExternalRun run;
+  try {
+    if (!to_measure.empty()) run = external->run(info, to_measure, log, on_part);
+  } catch (const std::exception& e) {
+    journal->close(e.what());
+    throw;
+  }
+  journal->close("");
+  const std::string tool_name = d.metadata.tool;
+  const std::string tool_version = d.metadata.tool_version;
+  if (!run.metadata.gpu.empty() || !resume) d.metadata = run.metadata;
+  d.metadata.tool = tool_name;
+  d.metadata.tool_version = tool_version;
+  d.findings = std::move(run.findings);
   d.metadata.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
-  {
-    report::JournalWriter journal(d.journal_path, d);
-    journal.append(run.output.runs, run.output.records);
-    if (!d.findings.empty()) journal.append_findings(d.findings);
-    journal.close("");
-  }
-  log.info("Journal: " + d.journal_path);
   log.info("Profiling completed successfully !");
 
-  fill_tables(run.output, log, &d);
+  Session::Output out = std::move(run.output);
+  if (resume) out = merge_resumed(std::move(*resume), std::move(out));
+  fill_tables(std::move(out), log, &d);
   Results results(std::move(d));
   write_csv_files(results, prefix, log);
   return results;

@@ -3,18 +3,22 @@
 // GPU; the tool re-runs the program, the child runs the session, and the parent turns the
 // tool's report into the same Results an in-process session gives.
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "api/resume.hpp"
 #include "collect/tool_registry.hpp"
 #include "kscope/profile.hpp"
 
 namespace kscope {
 
-/// Runs session (`name`, `id`) with `tool` (which has make_external), then extraction and
-/// statistics as for in-process tools. The journal is written once the tool's report has been
-/// read (the measurements do not exist in this process before).
+/// Runs session (`name`, `id`) with `tool` (which has make_external) over `configs` (what
+/// `resume` leaves of them), then extraction and statistics as for in-process tools. Each part
+/// the tool hands over is journaled at once (the measurements do not exist in this process
+/// before the tool's report of that part has been read).
 [[nodiscard]] Results profile_external(const ToolEntry& tool, std::string_view name, int id,
-                                       const std::vector<Config>& configs, const Options& options);
+                                       const std::vector<Config>& configs, const Options& options,
+                                       std::optional<ResumePlan> resume);
 
 }  // namespace kscope

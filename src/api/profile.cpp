@@ -3,20 +3,15 @@
 
 #include "kscope/profile.hpp"
 
-#include <chrono>
-
 #include "api/child_session.hpp"
 #include "api/external_session.hpp"
+#include "api/in_process_session.hpp"
 #include "api/output_prefix.hpp"
-#include "api/session_tables.hpp"
 #include "collect/tool_registry.hpp"
 #include "core/logger.hpp"
-#include "core/session.hpp"
-#include "core/telemetry_summary.hpp"
 #include "cuda/device.hpp"
 #include "cuda/gpu_run_environment.hpp"
 #include "kscope/errors.hpp"
-#include "report/journal.hpp"
 #include "subprocess/child_marker.hpp"
 #include "thermal/run_monitor.hpp"
 
@@ -67,47 +62,22 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   if (const auto marker = subprocess::ChildMarker::from_environment()) {
     return run_child_session(*marker, name, id, configs, fn, opt);
   }
-  if (tool.make_external) return profile_external(tool, name, id, configs, opt);
-
-  const int device = cuda::require_device();
-  Results::Data d = session_data(name, id, opt, configs);
-  d.metadata = cuda::device_metadata(device);
-  d.metadata.tool = tool.name;
-
   const Logger log(opt);
-  auto collector = tool.make(opt);
-  d.metadata.tool_version = collector->version();
-  const std::string prefix = resolve_output_prefix(opt.output_prefix);
-  d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
-  report::JournalWriter journal(d.journal_path, d);
+  std::optional<ResumePlan> resume;
+  if (!opt.resume.empty()) resume = plan_resume(name, configs, opt, log);
+  if (tool.make_external) return profile_external(tool, name, id, configs, opt, std::move(resume));
 
-  log.box("Profiling " + d.name, std::to_string(configs.size()) + " configurations, " +
-                                     std::to_string(opt.runs) + " runs each");
-  log.info("Journal: " + d.journal_path);
-  cuda::GpuRunEnvironment environment(device, opt);
+  InProcessTool parts;
+  parts.device = cuda::require_device();
+  parts.metadata = cuda::device_metadata(parts.device);
+  parts.collector = tool.make(opt);
+  parts.metadata.tool = tool.name;
+  parts.metadata.tool_version = parts.collector->version();
+  parts.environment = std::make_unique<cuda::GpuRunEnvironment>(parts.device, opt);
   // Before each run: thermal guard, then telemetry; the environment flushes the cache at every
   // annotated region's entry.
-  auto run_monitor = thermal::RunMonitor::create(opt, log);
-  environment.add_hooks([&](const RunId& r) { run_monitor->before_run(r); },
-                        [&](const RunId& r) { run_monitor->after_run(r); });
-  journal.set_telemetry_source([&] { return run_monitor->drain(); });
-  Session session(*collector, environment, &journal, log);
-  SessionInfo info{d.name, d.id, configs.size(), &opt, device, prefix};
-  const auto t0 = std::chrono::steady_clock::now();
-  Session::Output out = session.run(info, configs, fn);
-  d.metadata.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  log.info("Profiling completed successfully !");
-  run_monitor->finish();
-
-  fill_tables(out, log, &d);
-  d.telemetry = run_monitor->telemetry();
-  const auto telemetry = summarize_telemetry(d.telemetry);
-  add_telemetry_columns(d.processed, telemetry);
-  if (auto warning = throttle_warning(telemetry, configs)) log.warn(*warning);
-  Results results(std::move(d));
-  write_csv_files(results, prefix, log);
-  return results;
+  parts.monitor = thermal::RunMonitor::create(opt, log);
+  return run_in_process(name, id, configs, fn, opt, std::move(resume), std::move(parts));
 }
 
 }  // namespace kscope

@@ -1,8 +1,7 @@
 #include "api/session_tables.hpp"
 
-#include "core/extraction.hpp"
-#include "core/info_columns.hpp"
-#include "core/transformation.hpp"
+#include "core/config_failure.hpp"
+#include "core/result_tables.hpp"
 
 namespace kscope {
 
@@ -17,15 +16,11 @@ Results::Data session_data(std::string_view name, int id, const Options& options
   return d;
 }
 
-void fill_tables(const Session::Output& out, const Logger& log, Results::Data* d) {
-  const Options& opt = d->options;
+void fill_tables(Session::Output out, const Logger& log, Results::Data* d) {
   log.info("Processing profiled data");
-  const auto extracted = extract(out.records, out.runs,
-                                 {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics,
-                                  config_labels(d->configs)});
-  d->raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, d->configs);
-  d->processed = aggregate(d->raw, opt.normalize_against);
-  d->info_columns = add_info_columns(opt.info_collectors, out.runs, d->raw, d->processed);
+  d->failures = std::move(out.failures);
+  build_tables(std::move(out.records), std::move(out.runs), d);
+  if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));
 }
 
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log) {

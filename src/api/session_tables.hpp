@@ -16,9 +16,9 @@ namespace kscope {
 [[nodiscard]] Results::Data session_data(std::string_view name, int id, const Options& options,
                                          const std::vector<Config>& configs);
 
-/// Extraction (attribution rules, combine, ignore list), derived metrics, statistics and the
-/// info collectors' columns of a finished session into d->raw, d->processed, d->info_columns.
-void fill_tables(const Session::Output& out, const Logger& log, Results::Data* d);
+/// The tables of a finished session (core/result_tables.hpp) with its failed configs in
+/// d->failures (set d->telemetry first); warns with failure_summary() when configs failed.
+void fill_tables(Session::Output out, const Logger& log, Results::Data* d);
 
 /// With Options::output_csv, writes the raw and processed CSV files under `prefix` and says where.
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log);

@@ -38,9 +38,12 @@ void values_of(const KernelRecord& k, const std::vector<std::string>& metrics,
 }  // namespace
 
 std::vector<std::string> config_labels(const std::vector<Config>& configs) {
+  // By Config::index(), the number runs carry: `configs` may be a part of a sweep (resume).
   std::vector<std::string> labels;
-  labels.reserve(configs.size());
-  for (const auto& c : configs) labels.push_back(c.label());
+  for (const auto& c : configs) {
+    if (c.index() >= labels.size()) labels.resize(c.index() + 1);
+    labels[c.index()] = c.label();
+  }
   return labels;
 }
 

@@ -29,7 +29,8 @@ struct ExtractionSettings {
   std::vector<std::string> config_labels{};    ///< config i's values, for error messages
 };
 
-/// The labels of `configs` ("n=1024, dtype=f32"), for ExtractionSettings::config_labels.
+/// The labels of `configs` ("n=1024, dtype=f32") by Config::index(), for
+/// ExtractionSettings::config_labels.
 [[nodiscard]] std::vector<std::string> config_labels(const std::vector<Config>& configs);
 
 /// Throws ExtractionError with the reference's texts, in its order: "No kernels were profiled

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/number_format.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -17,6 +18,7 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& table() {
       {"metric_replay", {"checkpoint", "application", "kernel"}},
       {"duration_source", {"activity", "profiler"}},
       {"thermal_mode", {"auto", "manual", "off"}},
+      {"on_config_error", {"raise", "skip"}},
       {"sanitizer_checks", {"memcheck", "racecheck", "initcheck", "synccheck"}},
   };
   return t;
@@ -104,6 +106,7 @@ void Options::validate() const {
   }
   check_enum("duration_source", duration_source);
   check_enum("thermal_mode", thermal_mode);
+  check_enum("on_config_error", on_config_error);
   if (metrics.empty()) {
     throw InvalidArgument("Invalid metrics []: at least one metric name is required, e.g. '" +
                           std::string(kTimeMetric) + "'.");
@@ -136,6 +139,11 @@ void Options::validate() const {
   if (thermal_device && *thermal_device < 0) {
     throw InvalidArgument("Invalid thermal_device " + std::to_string(*thermal_device) +
                           ". Expected a CUDA device ordinal >= 0.");
+  }
+  if (!(ncu_part_seconds > 0) || ncu_part_seconds > 1e9) {
+    throw InvalidArgument("Invalid ncu_part_seconds " + format_shortest(ncu_part_seconds) +
+                          ". Expected a number of seconds > 0 (how long one re-run under ncu "
+                          "measures before its part is journaled).");
   }
   check_sanitizer_options(*this);
   validate_info_collectors(info_collectors);

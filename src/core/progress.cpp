@@ -75,6 +75,13 @@ void Progress::run_done() {
   draw(false);
 }
 
+void Progress::skip_config() {
+  // The failed config's remaining runs will not happen: count it as done.
+  const std::size_t config_end = (config_ + 1) * runs_per_config_;
+  if (done_runs_ < config_end) done_runs_ = config_end;
+  draw(false);
+}
+
 void Progress::finish() {
   done_runs_ = total_runs_;
   finished_ = true;

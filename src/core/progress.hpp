@@ -21,6 +21,8 @@ class Progress {
   void start_config(std::size_t index, const std::string& label);
   /// One (measured or warm-up) run of the current config finished.
   void run_done();
+  /// The current config failed: its remaining runs count as done.
+  void skip_config();
   /// The sweep is over: final 100 % line (terminal) and newline.
   void finish();
 

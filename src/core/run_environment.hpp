@@ -20,6 +20,10 @@ class RunEnvironment {
   virtual void before_region(const std::string& annotation) { (void)annotation; }
   /// Waits until all work on the device has finished; throws on a device error.
   virtual void synchronize() = 0;
+  /// After the benchmark threw with Options::on_config_error "skip": waits for the device and
+  /// clears an error the failed run left that later work can survive; throws (kscope::Error)
+  /// when the device stays unusable (a sticky CUDA error), which ends the sweep.
+  virtual void recover() { synchronize(); }
   /// After the run has been synchronised: telemetry reading.
   virtual void after_run(const RunId& run) { (void)run; }
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/kernel_record.hpp"
+#include "kscope/results.hpp"
 
 namespace kscope {
 
@@ -14,6 +15,8 @@ class RunSink {
   virtual ~RunSink() = default;
   /// Appends finished runs and their records; must be durable when it returns.
   virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
+  /// A config failed with Options::on_config_error "skip"; must be durable when it returns.
+  virtual void append_failure(const ConfigFailure& failure) = 0;
   /// The session ended; `error` is empty on success.
   virtual void close(const std::string& error) = 0;
 };

@@ -1,12 +1,15 @@
 #include "core/session.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
+#include <set>
 
 #include "core/annotation_registry.hpp"
 #include "core/annotation_runs.hpp"
 #include "core/extraction.hpp"
 #include "core/progress.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope {
 namespace {
@@ -42,6 +45,12 @@ class RegionEntry {
  private:
   InfoCollection** slot_;
 };
+
+// Thrown by Session::execute when the benchmark failed with on_config_error "skip" and the run
+// was ended cleanly; the config loop records it and goes on.
+struct FailedRun {
+  ConfigFailure failure;
+};
 }  // namespace
 
 Session::Session(Collector& collector, RunEnvironment& environment, RunSink* sink,
@@ -70,7 +79,17 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     } catch (...) {
       info_->finish_run(nullptr);
       (void)registry.finish_run();
-      throw;
+      const std::exception_ptr error = std::current_exception();
+      try {
+        std::rethrow_exception(error);
+      } catch (const SweepInterrupted&) {
+        throw;
+      } catch (...) {
+        if (!skip_failures_) throw;
+      }
+      ConfigFailure failure = failure_of(error, run);
+      end_failed_run(run, pass, config, failure);
+      throw FailedRun{std::move(failure)};
     }
     phases_.lap(SessionPhases::kBenchmark);
     env_.synchronize();
@@ -87,6 +106,20 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
   return first;
 }
 
+void Session::end_failed_run(const RunId& run, int pass, const Config& config,
+                             const ConfigFailure& failure) {
+  try {
+    env_.recover();
+  } catch (const std::exception& e) {
+    throw Error("config " + std::to_string(run.config) + " (" + config.label() + ") failed: " +
+                describe(failure) + "; the device is unusable afterwards (" + e.what() +
+                "): a sticky CUDA error ends the sweep even with on_config_error 'skip'. The "
+                "configs measured before it are in the journal.");
+  }
+  collector_.after_run(run, pass);
+  env_.after_run(run);
+}
+
 void Session::flush_to_sink(Output& out, bool final_records) {
   phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
@@ -95,7 +128,16 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   std::vector<RunLog> runs;
   runs.swap(pending_runs_);
   if (counts_ && ignore_kernel_list_ && collector_.flush_is_complete()) {
-    for (const auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) counts_->check(a);
+    // Only the runs that finished: the records of a run that failed (on_config_error "skip")
+    // belong to a config that is dropped.
+    std::set<RunId> finished;
+    for (const auto& log : runs) finished.insert(log.run);
+    for (auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) {
+      a.order.erase(std::remove_if(a.order.begin(), a.order.end(),
+                                   [&](const RunId& r) { return finished.count(r) == 0; }),
+                    a.order.end());
+      counts_->check(a);
+    }
   }
   for (auto& log : runs) out.runs.push_back(std::move(log));
   for (auto& r : records) out.records.push_back(std::move(r));
@@ -105,6 +147,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
                              const Benchmark& fn) {
   const Options& opt = *info.options;
   Output out;
+  skip_failures_ = opt.on_config_error == "skip";
   pending_runs_.clear();
   phases_ = SessionPhases{};
   InfoCollection info_collection(opt.info_collectors, log_);
@@ -125,28 +168,47 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
       const Config& config = configs[c];
+      const std::size_t index = config.index();
       if (log_.debug_enabled()) {
         log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs.size()),
                  config.label());
       }
       progress.start_config(c, config.label());
       info_collection.collect_config(config);
-      for (int w = 0; w < opt.warmup_runs; ++w) {
-        (void)execute(RunId{c, static_cast<std::size_t>(w), true}, config, fn);
-        progress.run_done();
-      }
-      for (int r = 0; r < opt.runs; ++r) {
-        pending_runs_.push_back(execute(RunId{c, static_cast<std::size_t>(r), false}, config, fn));
-        progress.run_done();
-        if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
-          flush_to_sink(out, false);
-          last_flush = std::chrono::steady_clock::now();
+      try {
+        for (int w = 0; w < opt.warmup_runs; ++w) {
+          (void)execute(RunId{index, static_cast<std::size_t>(w), true}, config, fn);
+          progress.run_done();
         }
+        for (int r = 0; r < opt.runs; ++r) {
+          pending_runs_.push_back(
+              execute(RunId{index, static_cast<std::size_t>(r), false}, config, fn));
+          progress.run_done();
+          if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
+            flush_to_sink(out, false);
+            last_flush = std::chrono::steady_clock::now();
+          }
+        }
+      } catch (FailedRun& failed) {
+        // The config's runs so far stay in the journal (the failure line says they do not
+        // count); its remaining runs are not executed.
+        if (log_.debug_enabled()) log_.debug("config failed: " + describe(failed.failure));
+        flush_to_sink(out, false);
+        if (sink_) sink_->append_failure(failed.failure);
+        last_flush = std::chrono::steady_clock::now();
+        out.failures.push_back(std::move(failed.failure));
+        progress.skip_config();
+        if (stop_after_config_ && stop_after_config_()) break;
+        continue;
       }
-      if (std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
+      // With on_config_error "skip" every config is journaled as it ends: a later config's
+      // faulting kernel loses the device and with it whatever the tool had not handed over.
+      if (skip_failures_ ||
+          std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
         flush_to_sink(out, false);
         last_flush = std::chrono::steady_clock::now();
       }
+      if (stop_after_config_ && stop_after_config_()) break;
     }
     progress.finish();
     flush_to_sink(out, true);

@@ -4,10 +4,12 @@
 // collectors at their scopes, progress on the console, and finished runs streamed to the
 // journal.
 
+#include <functional>
 #include <optional>
 #include <vector>
 
 #include "core/collector.hpp"
+#include "core/config_failure.hpp"
 #include "core/info_collection.hpp"
 #include "core/kernel_count_check.hpp"
 #include "core/session_phases.hpp"
@@ -25,21 +27,34 @@ class Session {
   struct Output {
     std::vector<KernelRecord> records;
     std::vector<RunLog> runs;
+    /// Configs whose benchmark threw with on_config_error "skip" (their runs and records are
+    /// still in `runs` and `records`, as in the journal; drop_failed_configs() removes them).
+    std::vector<ConfigFailure> failures;
   };
 
   /// `sink` may be null (no journal).
   Session(Collector& collector, RunEnvironment& environment, RunSink* sink, const Logger& log);
 
-  /// Runs the sweep. If `fn` or the tool throws, what was measured is handed to the sink, the
-  /// collector is stopped and the exception propagates. With a collector whose flushes are
-  /// complete (Collector::flush_is_complete: the cupti tool's timing path), every batch of
-  /// finished runs is checked against the kernel-count rules as soon as its records arrive
-  /// (core/kernel_count_check.hpp), so a config that breaks them stops the sweep when it is
-  /// measured (ExtractionError); otherwise extraction checks them after the sweep.
+  /// Called after every config that finished (or failed); returning true ends the sweep there,
+  /// as if those were all its configs (a re-run child's part of a sweep).
+  void set_stop_after_config(std::function<bool()> stop) { stop_after_config_ = std::move(stop); }
+
+  /// Runs the sweep. Runs are numbered by Config::index(), so `configs` may be a part of a sweep
+  /// (a resumed sweep, a re-run child's share). If the tool throws, or `fn` throws and
+  /// on_config_error is "raise", what was measured is handed to the sink, the collector is
+  /// stopped and the exception propagates; with "skip" an exception of `fn` fails its config
+  /// (Output::failures) and the sweep goes on, unless the device is unusable afterwards.
+  /// With a collector whose flushes are complete (Collector::flush_is_complete: the cupti
+  /// tool's timing path), every batch of finished runs is checked against the kernel-count rules
+  /// as soon as its records arrive (core/kernel_count_check.hpp), so a config that breaks them
+  /// stops the sweep when it is measured (ExtractionError); otherwise extraction checks them
+  /// after the sweep.
   Output run(const SessionInfo& info, const std::vector<Config>& configs, const Benchmark& fn);
 
  private:
   RunLog execute(const RunId& run, const Config& config, const Benchmark& fn);
+  void end_failed_run(const RunId& run, int pass, const Config& config,
+                      const ConfigFailure& failure);
   void flush_to_sink(Output& out, bool final_records);
 
   Collector& collector_;
@@ -49,6 +64,8 @@ class Session {
   std::vector<RunLog> pending_runs_;
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
+  bool skip_failures_ = false;      // on_config_error "skip"
+  std::function<bool()> stop_after_config_;
   std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
   const std::vector<std::string>* ignore_kernel_list_ = nullptr;
 };

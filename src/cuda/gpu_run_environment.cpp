@@ -10,16 +10,6 @@ GpuRunEnvironment::GpuRunEnvironment(int device, const Options& options) {
   if (options.cache_control == "all") flusher_ = std::make_unique<CacheFlusher>(device);
 }
 
-void GpuRunEnvironment::add_hooks(std::function<void(const RunId&)> before,
-                                  std::function<void(const RunId&)> after) {
-  if (before) before_.push_back(std::move(before));
-  if (after) after_.push_back(std::move(after));
-}
-
-void GpuRunEnvironment::before_run(const RunId& run) {
-  for (auto& h : before_) h(run);
-}
-
 void GpuRunEnvironment::before_region(const std::string& annotation) {
   (void)annotation;
   if (flusher_) flusher_->flush();
@@ -27,8 +17,12 @@ void GpuRunEnvironment::before_region(const std::string& annotation) {
 
 void GpuRunEnvironment::synchronize() { KSCOPE_CUDA_CHECK(cudaDeviceSynchronize()); }
 
-void GpuRunEnvironment::after_run(const RunId& run) {
-  for (auto& h : after_) h(run);
+void GpuRunEnvironment::recover() {
+  // A launch error (an invalid configuration) is reported once and then cleared; a sticky error
+  // (an illegal address) stays, and every later call returns it again.
+  (void)cudaDeviceSynchronize();
+  (void)cudaGetLastError();
+  KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 }  // namespace kscope::cuda

@@ -89,6 +89,8 @@ void write_processed_csv(const Results& results, std::ostream& out) {
   }
   if (normalized) header.emplace_back("NormalizationValue");
   header.emplace_back("Geomean");
+  const bool failed = !results.failed_configs().empty();
+  if (failed) header.emplace_back("Error");
   write_row(out, header);
   for (const auto& p : results.processed()) {
     std::vector<std::string> f = {p.annotation, p.metric};
@@ -109,6 +111,7 @@ void write_processed_csv(const Results& results, std::ostream& out) {
     }
     if (normalized) f.push_back(p.normalization_value ? num(*p.normalization_value) : "");
     f.push_back(num(p.geomean));
+    if (failed) f.push_back(p.error.value_or(""));
     write_row(out, f);
   }
 }

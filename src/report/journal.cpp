@@ -5,10 +5,7 @@
 #include <fstream>
 #include <set>
 
-#include "core/extraction.hpp"
-#include "core/info_columns.hpp"
-#include "core/telemetry_summary.hpp"
-#include "core/transformation.hpp"
+#include "core/result_tables.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_codec.hpp"
 
@@ -38,17 +35,43 @@ void JournalWriter::write_line(const std::string& line) {
 
 void JournalWriter::append(const std::vector<RunLog>& runs,
                            const std::vector<KernelRecord>& records) {
+  if (telemetry_source_) {
+    append(runs, records, telemetry_source_());
+  } else {
+    append(runs, records, std::nullopt);
+  }
+}
+
+void JournalWriter::append(const std::vector<RunLog>& runs,
+                           const std::vector<KernelRecord>& records,
+                           const std::optional<std::vector<RunTelemetry>>& telemetry) {
   Json runs_json = Json::array();
   for (const auto& r : runs) runs_json.push_back(to_json(r));
   Json records_json = Json::array();
   for (const auto& k : records) records_json.push_back(to_json(k));
   Json line{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}};
-  if (telemetry_source_) line["telemetry"] = telemetry_to_json(telemetry_source_());
+  if (telemetry) line["telemetry"] = telemetry_to_json(*telemetry);
   write_line(to_text(line));
+}
+
+void JournalWriter::move_to(const std::string& path) {
+  if (std::rename(path_.c_str(), path.c_str()) != 0) {
+    throw Error("cannot rename the journal '" + path_ + "' to '" + path +
+                "': " + std::strerror(errno) + ". Choose a writable output_prefix.");
+  }
+  path_ = path;
+}
+
+void JournalWriter::append_metadata(const Metadata& metadata) {
+  write_line(to_text(Json{{"kind", "metadata"}, {"metadata", to_json(metadata)}}));
 }
 
 void JournalWriter::append_findings(const std::vector<Finding>& findings) {
   write_line(to_text(Json{{"kind", "findings"}, {"findings", findings_to_json(findings)}}));
+}
+
+void JournalWriter::append_failure(const ConfigFailure& failure) {
+  write_line(to_text(Json{{"kind", "failed"}, {"failure", to_json(failure)}}));
 }
 
 void JournalWriter::close(const std::string& error) {
@@ -60,17 +83,8 @@ void JournalWriter::close(const std::string& error) {
 
 namespace {
 
-// What the journal's lines hold, gathered line by line.
-struct JournalContent {
-  Results::Data data;
-  bool combined = false;
-  std::vector<RunLog> runs;
-  std::vector<KernelRecord> records;
-  std::vector<RunTelemetry> telemetry;
-};
-
 // Reads one "runs" line into `c`; a line that does not follow the schema changes nothing.
-void read_runs_line(const JsonField& line, JournalContent* c) {
+void read_runs_line(const JsonField& line, JournalContents* c) {
   const std::size_t configs = c->data.configs.size();
   std::vector<RunLog> runs;
   for (const auto& r : line.at("runs").items()) {
@@ -105,7 +119,7 @@ std::vector<KernelRecord> finished_records(std::vector<KernelRecord> records,
 
 }  // namespace
 
-Results load_journal(const std::string& path) {
+JournalContents read_journal(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error("cannot open journal '" + path + "': " + std::strerror(errno));
   std::vector<std::string> lines;
@@ -116,7 +130,7 @@ Results load_journal(const std::string& path) {
     throw FileFormatError("journal '" + path + "' is empty or has no header line");
   }
 
-  JournalContent c;
+  JournalContents c;
   Results::Data& d = c.data;
   std::vector<std::string> skipped;
   bool ended_ok = false;
@@ -155,10 +169,16 @@ Results load_journal(const std::string& path) {
         read_runs_line(field, &c);
       } else if (kind == "findings") {
         for (auto& f : findings_from_json(field.at("findings"))) d.findings.push_back(std::move(f));
+      } else if (kind == "metadata") {
+        d.metadata = metadata_from_json(field.at("metadata"));
+      } else if (kind == "failed") {
+        ConfigFailure failure = config_failure_from_json(field.at("failure"));
+        check_config_index(field.at("failure"), failure.config, d.configs.size());
+        d.failures.push_back(std::move(failure));
       } else if (kind == "end") {
         ended_ok = field.value("error", std::string()).empty();
       } else {
-        field.at("kind").fail("\"runs\", \"findings\" or \"end\"");
+        field.at("kind").fail("\"runs\", \"metadata\", \"findings\", \"failed\" or \"end\"");
       }
     } catch (const FileFormatError& e) {
       if (line_no == 1) throw FileFormatError(where + " " + e.what());
@@ -173,17 +193,16 @@ Results load_journal(const std::string& path) {
                               " (the line was skipped; the result lacks what it held)");
   }
 
-  ExtractionSettings settings{d.options.metrics, d.options.ignore_kernel_list, {},
-                              config_labels(d.configs)};
+  c.records = finished_records(std::move(c.records), c.runs);
+  return c;
+}
+
+Results load_journal(const std::string& path) {
+  JournalContents c = read_journal(path);
+  Results::Data& d = c.data;
+  d.telemetry = std::move(c.telemetry);
   try {
-    const auto extracted = extract(finished_records(std::move(c.records), c.runs), c.runs, settings);
-    d.raw = build_raw_rows(extracted, d.options.metrics, {}, d.configs);
-    // Without rows (a journal cut before its first runs, a sanitizer session) there is nothing
-    // to normalize, and no baseline to find.
-    d.processed = aggregate(d.raw, d.raw.empty() ? std::string() : d.options.normalize_against);
-    d.info_columns = add_info_columns(d.options.info_collectors, c.runs, d.raw, d.processed);
-    add_telemetry_columns(d.processed, summarize_telemetry(c.telemetry));
-    d.telemetry = std::move(c.telemetry);
+    build_tables(std::move(c.records), std::move(c.runs), &d);
   } catch (const ExtractionError& e) {
     throw ExtractionError(std::string(e.what()) + "\n(while loading journal '" + path + "'" +
                           (c.combined ? "; the session combined kernels with "

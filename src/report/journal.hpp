@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,21 @@ class JournalWriter : public RunSink {
   JournalWriter& operator=(const JournalWriter&) = delete;  // non-copyable
 
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
+  /// A "runs" line with the given telemetry (nullopt: none), e.g. what a resumed sweep carries
+  /// over from the journal it resumes.
+  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records,
+              const std::optional<std::vector<RunTelemetry>>& telemetry);
+  /// Renames the file to `path` (replacing a file there) and goes on writing it: a resumed
+  /// sweep writes its journal beside the one it resumes and replaces it once the carried part is
+  /// written, so that a crash never leaves neither.
+  void move_to(const std::string& path);
+  /// A "metadata" line: the device and host, for a tool that learns them after the header was
+  /// written (the re-executing tools: from their first part); it replaces the header's.
+  void append_metadata(const Metadata& metadata);
   /// Tool "sanitizer": a "findings" line with what compute-sanitizer found.
   void append_findings(const std::vector<Finding>& findings);
+  /// A "failed" line: the config failed (on_config_error "skip"); its runs do not count.
+  void append_failure(const ConfigFailure& failure) override;
   void close(const std::string& error) override;
   /// Where each "runs" line takes its per-run GPU telemetry from: called once per line, it
   /// returns the telemetry recorded since the previous call.
@@ -39,6 +53,20 @@ class JournalWriter : public RunSink {
   std::FILE* file_ = nullptr;
   std::function<std::vector<RunTelemetry>()> telemetry_source_;
 };
+
+/// What a journal's lines hold (read_journal): the header in `data` (name, id, options, metadata,
+/// configs, findings, failures, complete, load_warnings; no tables), the finished runs, the records
+/// of those runs, and the telemetry.
+struct JournalContents {
+  Results::Data data;
+  bool combined = false;  ///< the session combined kernels (a function the journal cannot store)
+  std::vector<RunLog> runs;
+  std::vector<KernelRecord> records;
+  std::vector<RunTelemetry> telemetry;
+};
+
+/// Reads a journal's lines, with the rules of load_journal(), without building the tables.
+[[nodiscard]] JournalContents read_journal(const std::string& path);
 
 /// Reads a journal (complete or cut short) back into Results: extraction and statistics run
 /// again over the recorded kernels. A malformed header throws FileFormatError naming the line; a

@@ -82,6 +82,9 @@ Json to_json(const Options& o) {
               {"verbosity", static_cast<int>(o.verbosity)},
               {"output_prefix", o.output_prefix},
               {"output_csv", o.output_csv},
+              {"on_config_error", o.on_config_error},
+              {"resume", o.resume},
+              {"ncu_part_seconds", o.ncu_part_seconds},
               {"thermal_mode", o.thermal_mode},
               {"thermal_wait", optional_int(o.thermal_wait)},
               {"thermal_cont", optional_int(o.thermal_cont)},
@@ -123,6 +126,9 @@ void options_from_json(const JsonField& j, Options* o) {
   }
   o->output_prefix = j.value("output_prefix", o->output_prefix);
   o->output_csv = j.value("output_csv", o->output_csv);
+  o->on_config_error = j.value("on_config_error", o->on_config_error);
+  o->resume = j.value("resume", o->resume);
+  o->ncu_part_seconds = j.value("ncu_part_seconds", o->ncu_part_seconds);
   o->thermal_mode = j.value("thermal_mode", o->thermal_mode);
   if (j.json().contains("thermal_wait")) o->thermal_wait = j.optional<int>("thermal_wait");
   if (j.json().contains("thermal_cont")) o->thermal_cont = j.optional<int>("thermal_cont");
@@ -314,6 +320,7 @@ Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) 
                p.normalization_value ? number(*p.normalization_value) : Json(nullptr)},
               {"Geomean", number(p.geomean)}};
   if (!info_names.empty()) j["info"] = info_to_json(p.info, info_names);
+  if (p.error) j["Error"] = *p.error;
   return j;
 }
 
@@ -348,6 +355,7 @@ ProcessedRow processed_row_from_json(const JsonField& j,
   if (p.normalized) p.normalization_value = j.value("NormalizationValue", kNaN);
   p.geomean = number_from(j.at("Geomean"));
   p.info = info_from_json(j, info_names);
+  p.error = j.optional<std::string>("Error");
   return p;
 }
 
@@ -536,6 +544,39 @@ Json findings_to_json(const std::vector<Finding>& findings) {
 std::vector<Finding> findings_from_json(const JsonField& j) {
   std::vector<Finding> out;
   for (const auto& f : j.items()) out.push_back(finding_from_json(f));
+  return out;
+}
+
+Json to_json(const ConfigFailure& f) {
+  return Json{{"config", f.config},
+              {"run", f.run},
+              {"warmup", f.warmup},
+              {"type", f.type},
+              {"message", f.message}};
+}
+
+ConfigFailure config_failure_from_json(const JsonField& j) {
+  ConfigFailure f;
+  f.config = j.at("config").get<std::size_t>();
+  f.run = j.value("run", std::size_t{0});
+  f.warmup = j.value("warmup", false);
+  f.type = j.at("type").get<std::string>();
+  f.message = j.value("message", std::string());
+  return f;
+}
+
+Json failures_to_json(const std::vector<ConfigFailure>& failures) {
+  Json out = Json::array();
+  for (const auto& f : failures) out.push_back(to_json(f));
+  return out;
+}
+
+std::vector<ConfigFailure> failures_from_json(const JsonField& j, std::size_t configs) {
+  std::vector<ConfigFailure> out;
+  for (const auto& f : j.items()) {
+    out.push_back(config_failure_from_json(f));
+    check_config_index(f, out.back().config, configs);
+  }
   return out;
 }
 

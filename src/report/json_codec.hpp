@@ -59,6 +59,13 @@ void options_from_json(const JsonField& j, Options* o);
 [[nodiscard]] Json findings_to_json(const std::vector<Finding>& findings);
 [[nodiscard]] std::vector<Finding> findings_from_json(const JsonField& j);
 
+[[nodiscard]] Json to_json(const ConfigFailure& f);
+[[nodiscard]] ConfigFailure config_failure_from_json(const JsonField& j);
+/// A JSON array of ConfigFailure (the "failed_configs" key of results and journal lines).
+[[nodiscard]] Json failures_to_json(const std::vector<ConfigFailure>& failures);
+/// Checks every config index against `configs` (the header's count).
+[[nodiscard]] std::vector<ConfigFailure> failures_from_json(const JsonField& j, std::size_t configs);
+
 /// Throws FileFormatError at `row`'s "config" member unless `config` < `count` (the number of
 /// configs of the header).
 void check_config_index(const JsonField& row, std::size_t config, std::size_t count);

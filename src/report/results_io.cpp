@@ -69,6 +69,7 @@ std::string Results::to_json() const {
   j["processed"] = std::move(processed);
   j["telemetry"] = report::telemetry_to_json(d_.telemetry);
   j["findings"] = report::findings_to_json(d_.findings);
+  if (!d_.failures.empty()) j["failed_configs"] = report::failures_to_json(d_.failures);
   return report::to_text(j, 1);
 }
 
@@ -122,6 +123,9 @@ Results Results::load(const std::string& path) {
     }
     if (const auto t = root.find("telemetry")) d.telemetry = report::telemetry_from_json(*t);
     if (const auto f = root.find("findings")) d.findings = report::findings_from_json(*f);
+    if (const auto f = root.find("failed_configs")) {
+      d.failures = report::failures_from_json(*f, d.configs.size());
+    }
   } catch (const FileFormatError& e) {
     throw FileFormatError("'" + path + "' does not follow the kscope result schema " +
                           "(docs/output-schema.md): " + e.what());

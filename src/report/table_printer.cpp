@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/config_failure.hpp"
 #include "core/number_format.hpp"
 #include "report/findings_table.hpp"
 
@@ -86,6 +87,9 @@ void print_table(const Results& results, std::ostream& out) {
   out << std::string(total + 2 * (w.size() - 1), '-') << "\n";
   for (const auto& row : rows) emit(row);
   if (rows.empty()) out << "(no rows)\n";
+  if (!results.failed_configs().empty()) {
+    out << failure_summary(results.failed_configs(), results.configs()) << "\n";
+  }
 }
 
 }  // namespace kscope::report

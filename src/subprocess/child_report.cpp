@@ -29,7 +29,9 @@ void write_child_report(const std::string& path, const ChildReport& r) {
   }
   const Json j{{"kind", kKind},         {"runs", runs},
                {"trace", trace},        {"metadata", report::to_json(r.metadata)},
-               {"error", r.error},      {"error_kind", r.error_kind}};
+               {"error", r.error},      {"error_kind", r.error_kind},
+               {"failures", report::failures_to_json(r.failures)},
+               {"session_seconds", r.session_seconds}};
   // Written to a temporary name and renamed, so the parent never reads half a report.
   const std::string tmp = path + ".tmp";
   {
@@ -65,6 +67,12 @@ std::optional<ChildReport> read_child_report(const std::string& path) {
     r.metadata = report::metadata_from_json(j.at("metadata"));
     r.error = j.at("error").get<std::string>();
     r.error_kind = j.at("error_kind").get<std::string>();
+    if (j.contains("failures")) {
+      for (const auto& f : j.at("failures")) {
+        r.failures.push_back(report::config_failure_from_json(report::JsonField(f)));
+      }
+    }
+    r.session_seconds = j.value("session_seconds", 0.0);
     return r;
   } catch (const Error&) {
     throw;

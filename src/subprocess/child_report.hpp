@@ -25,6 +25,8 @@ struct ChildReport {
   Metadata metadata;                    ///< the child's device and host
   std::string error;                    ///< what ended the session; empty on success
   std::string error_kind;               ///< subprocess::error_kind of that exception
+  std::vector<ConfigFailure> failures;  ///< configs that failed with on_config_error "skip"
+  double session_seconds = 0;           ///< how long the child's session ran
 };
 
 /// Writes `report` to `path` (replacing it). Throws kscope::Error naming the path on failure.

@@ -34,6 +34,7 @@ std::string ChildScope::to_string() const {
   if (once) add("once");
   if (stop_at > 0) add("stop=" + std::to_string(stop_at));
   if (release_device) add("release");
+  if (budget_ms > 0) add("budget=" + std::to_string(budget_ms));
   return out;
 }
 
@@ -56,6 +57,8 @@ ChildScope ChildScope::parse(const std::string& text) {
     } else if (item.rfind("stop=", 0) == 0) {
       s.stop_at = parse_index(text, item.substr(5));
       if (s.stop_at == 0) malformed(text, "stop counts annotation boundaries from 1");
+    } else if (item.rfind("budget=", 0) == 0) {
+      s.budget_ms = parse_index(text, item.substr(7));
     } else if (item.rfind("configs=", 0) == 0) {
       std::vector<std::size_t> list;
       const std::string digits = item.substr(8);
@@ -103,15 +106,6 @@ Options ChildScope::apply(const Options& options) const {
     o.thermal_mode = "off";
   }
   return o;
-}
-
-void restore_config_indices(const std::vector<Config>& selected, std::vector<RunLog>* runs,
-                            std::vector<AnnotationEntry>* trace) {
-  auto restore = [&](RunId* r) {
-    if (r->config < selected.size()) r->config = selected[r->config].index();
-  };
-  for (auto& log : *runs) restore(&log.run);
-  for (auto& e : *trace) restore(&e.run);
 }
 
 }  // namespace kscope::subprocess

@@ -5,7 +5,7 @@
 // an annotation boundary (the n-th annotation entered or left during its runs), and have it
 // release the device when it ends (an external tool finalises its report when the CUDA context
 // is destroyed: compute-sanitizer's leak check happens there). Carried in KSCOPE_CHILD_SCOPE next
-// to the child marker, e.g. "configs=2;once;stop=3;release"; absent or empty: the whole session
+// to the child marker, e.g. "configs=2;once;stop=3;release" or "configs=4,5,6;budget=60000"; absent or empty: the whole session
 // as the program asks for it.
 
 #include <cstddef>
@@ -28,6 +28,9 @@ struct ChildScope {
   std::size_t stop_at = 0;      ///< end the child at this annotation boundary (1 = first entry,
                                 ///< 2 = its exit, 3 = the next entry, ...); 0: run to the end
   bool release_device = false;  ///< reset the device when the session ends (or stops)
+  /// End the session at the first config boundary after this many milliseconds of it (a part of
+  /// a sweep the parent journals before starting the next child); 0: no limit.
+  std::size_t budget_ms = 0;
 
   /// The KSCOPE_CHILD_SCOPE value.
   [[nodiscard]] std::string to_string() const;
@@ -44,10 +47,5 @@ struct ChildScope {
   /// The options the child's session runs with.
   [[nodiscard]] Options apply(const Options& options) const;
 };
-
-/// A session run over `selected` numbers configs by position; this gives runs and trace entries
-/// their configs' indices in the full sweep back (Config::index()).
-void restore_config_indices(const std::vector<Config>& selected, std::vector<RunLog>* runs,
-                            std::vector<AnnotationEntry>* trace);
 
 }  // namespace kscope::subprocess

@@ -243,6 +243,7 @@ CacheControl = Literal["all", "none"]
 ReplayMode = Literal["kernel", "range"]
 MetricReplay = Literal["checkpoint", "application", "kernel"]
 DurationSource = Literal["activity", "profiler"]
+OnConfigError = Literal["raise", "skip"]
 
 _ENGINE_VERBOSITY = {
     VerbosityLevel.SILENT: native.Verbosity.SILENT,
@@ -274,6 +275,9 @@ class KernelSettings:
     output_csv: bool
     info_collectors: Sequence[Any] | None
     tool: Tool | None
+    on_config_error: str = "raise"
+    resume: str | None = None
+    ncu_part_seconds: float = 60.0
     #: How messages name the decorator: ``<package>.analyze.kernel()``, with the package the
     #: user imported (:func:`kscope.utils.user_package_name`).
     call_name: str = "kscope.analyze.kernel()"
@@ -347,7 +351,7 @@ def make_settings(**options: Any) -> KernelSettings:
     o["metrics"] = tuple(m.strip() for m in _names("metrics", o["metrics"], optional=False))
     o["ignore_kernel_list"] = _names("ignore_kernel_list", o["ignore_kernel_list"], optional=True)
     for name in ("clock_control", "cache_control", "replay_mode", "metric_replay",
-                 "duration_source", "thermal_mode"):
+                 "duration_source", "thermal_mode", "on_config_error"):
         o[name] = _choice(name, o[name])
     o["thermal"] = ThermalController(
         *(o.pop(name) for name in ("thermal_mode", "thermal_wait", "thermal_cont",
@@ -356,7 +360,11 @@ def make_settings(**options: Any) -> KernelSettings:
     if o["derive_metric"] is not None:
         extraction.check_callable(o["derive_metric"])
     _check_combiner(o["combine_kernel_metrics"])
-    for name in ("normalize_against", "output_prefix"):
+    if isinstance(o["ncu_part_seconds"], bool) or not isinstance(
+        o["ncu_part_seconds"], (int, float)
+    ):
+        raise TypeError(f"ncu_part_seconds must be a number, got {o['ncu_part_seconds']!r}")
+    for name in ("normalize_against", "output_prefix", "resume"):
         if o[name] is not None and not isinstance(o[name], str):
             raise TypeError(f"{name} must be a str or None, got {o[name]!r}")
     if not isinstance(o["output_csv"], bool):
@@ -427,6 +435,9 @@ def engine_options(
     o.verbosity = _ENGINE_VERBOSITY[settings.verbosity]
     o.output_prefix = settings.output_prefix or ""
     o.output_csv = settings.output_csv
+    o.on_config_error = settings.on_config_error
+    o.resume = settings.resume or ""
+    o.ncu_part_seconds = float(settings.ncu_part_seconds)
     o.call_name = settings.call_name
     o.reexec_argv, o.reexec_unavailable = reexec_command()
     settings.thermal.apply(o)
@@ -524,6 +535,25 @@ class ProfileResults:
     def ok(self) -> bool:
         """True when compute-sanitizer found nothing (always True for the measuring tools)."""
         return not self.findings
+
+    @property
+    def failed_configs(self) -> list[dict[str, Any]]:
+        """The configs whose function raised with ``on_config_error="skip"``, in sweep order:
+        one dict each with ``config`` (index), ``values`` (the config's values), ``run``,
+        ``warmup``, ``type`` (e.g. ``"ValueError"``), ``message`` and ``error`` (the ``Error``
+        column's text). Empty when every config was measured."""
+        return [
+            {
+                "config": int(f.config),
+                "values": self._configs[f.config],
+                "run": int(f.run),
+                "warmup": bool(f.warmup),
+                "type": str(f.type),
+                "message": str(f.message),
+                "error": str(f),
+            }
+            for f in self._results.failed_configs
+        ]
 
     def raw_dataframe(self) -> pd.DataFrame:
         """The raw table: one row per (annotation, metric, config, run)."""
@@ -726,7 +756,7 @@ def make_wrapper(
 
 __all__ = [
     "BoundConfig", "CacheControl", "ClockControl", "DurationSource", "FunctionSignature",
-    "KernelProfiler", "KernelSettings", "MetricReplay", "ProfileResults", "ReplayMode", "bind",
+    "KernelProfiler", "KernelSettings", "MetricReplay", "OnConfigError", "ProfileResults", "ReplayMode", "bind",
     "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
     "make_settings", "make_wrapper", "read_config_values", "resolve_output_prefix",
     "sanitize_configs", "with_config_values",

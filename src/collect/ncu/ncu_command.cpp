@@ -5,8 +5,9 @@
 
 namespace kscope::ncu {
 
-NcuPaths ncu_paths(const std::string& prefix, const std::string& name, int id) {
-  const std::string stem = prefix + "ncu-output-" + name + "-" + std::to_string(id);
+NcuPaths ncu_paths(const std::string& prefix, const std::string& name, int id, std::size_t part) {
+  std::string stem = prefix + "ncu-output-" + name + "-" + std::to_string(id);
+  if (part > 0) stem += "-part" + std::to_string(part + 1);
   return NcuPaths{stem + ".ncu-rep", stem + ".log", stem + ".child.json"};
 }
 

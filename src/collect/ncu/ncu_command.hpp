@@ -10,13 +10,15 @@
 
 namespace kscope::ncu {
 
-/// Files of one ncu session: <prefix>ncu-output-<name>-<id>.{ncu-rep,log,child.json}.
+/// Files of one ncu session: <prefix>ncu-output-<name>-<id>.{ncu-rep,log,child.json} for its
+/// first part (a re-run of the program), <prefix>ncu-output-<name>-<id>-part<N>.* for part N >= 2.
 struct NcuPaths {
   std::string report;        ///< the .ncu-rep ncu writes (-o)
   std::string log;           ///< ncu's own output (--log-file)
   std::string child_report;  ///< what the re-executed program reports (subprocess::ChildReport)
 };
-[[nodiscard]] NcuPaths ncu_paths(const std::string& prefix, const std::string& name, int id);
+[[nodiscard]] NcuPaths ncu_paths(const std::string& prefix, const std::string& name, int id,
+                                 std::size_t part = 0);
 
 /// The NVTX filter: every start/end range of kscope's domain ("regex:kscope@.+"; no trailing
 /// '/', which would select push/pop ranges).

@@ -1,6 +1,9 @@
 #include "collect/ncu/ncu_tool.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <set>
 #include <filesystem>
 
 #include "collect/ncu/ncu_command.hpp"
@@ -11,6 +14,7 @@
 #include "collect/ncu/ncu_record_mapper.hpp"
 #include "collect/ncu/ncu_report_text.hpp"
 #include "kscope/errors.hpp"
+#include "subprocess/child_scope.hpp"
 #include "subprocess/reexec_runner.hpp"
 #include "subprocess/self_command.hpp"
 
@@ -33,18 +37,26 @@ std::unique_ptr<ExternalTool> NcuTool::create(const Options& options) {
   return std::make_unique<NcuTool>(std::move(ncu), version);
 }
 
-ExternalRun NcuTool::run(const SessionInfo& info, const Logger& log) {
+NcuTool::Part NcuTool::run_part(const SessionInfo& info, const std::vector<Config>& configs,
+                                std::size_t part, std::size_t budget_ms, const Logger& log) {
   const Options& opt = *info.options;
-  const NcuPaths paths = ncu_paths(info.output_prefix, info.name, info.id);
+  const NcuPaths paths = ncu_paths(info.output_prefix, info.name, info.id, part);
+  subprocess::ChildScope scope;
+  scope.configs.emplace();
+  for (const auto& c : configs) scope.configs->push_back(c.index());
+  scope.budget_ms = budget_ms;
   subprocess::ReexecRequest request;
   request.argv = ncu_profile_argv(ncu_, opt, paths, subprocess::self_command(opt, "ncu"));
   request.marker = subprocess::ChildMarker{info.name, info.id, paths.child_report};
+  request.environment = scope.environment();
   // A report or log of an earlier run must not pass for this run's.
   (void)std::remove(paths.report.c_str());
   (void)std::remove(paths.log.c_str());
   log.info("Re-running the program under ncu " + version_.to_string() + " for session '" +
-           info.name + "'");
-  log.debug("NCU command: " + subprocess::command_line_text(request.argv));
+           info.name + "'" +
+           (part == 0 ? std::string() : " (part " + std::to_string(part + 1) + ")"));
+  log.debug("NCU command: " + subprocess::command_line_text(request.argv) + " with " +
+            scope.to_string());
 
   NcuRunFacts facts;
   facts.outcome = subprocess::run_reexec(request);
@@ -64,11 +76,53 @@ ExternalRun NcuTool::run(const SessionInfo& info, const Logger& log) {
   log.info("Refer to " + paths.report + " for the NVIDIA Nsight Compute CLI report");
   log.info("Refer to " + paths.log + " for the NVIDIA Nsight Compute CLI logs");
 
-  ExternalRun out;
-  out.output.records = std::move(mapped.records);
-  out.output.runs = child.runs;
-  out.metadata = child.metadata;
+  Part out;
+  out.run.output.records = std::move(mapped.records);
+  out.run.output.runs = child.runs;
+  out.run.output.failures = child.failures;
+  out.run.metadata = child.metadata;
+  out.session_seconds = child.session_seconds;
   return out;
+}
+
+ExternalRun NcuTool::run(const SessionInfo& info, const std::vector<Config>& configs,
+                         const Logger& log, const ExternalPartSink& on_part) {
+  const Options& opt = *info.options;
+  ExternalRun all;
+  std::vector<Config> left = configs;
+  double budget_s = opt.ncu_part_seconds;
+  for (std::size_t part = 0; !left.empty(); ++part) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Part p = run_part(info, left, part, static_cast<std::size_t>(budget_s * 1000), log);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // What a re-run costs besides its session (ncu and the program starting, the report written
+    // and imported): later parts run at least nine times as long, so that start-ups stay within
+    // a tenth of the sweep.
+    const double startup = std::max(0.0, wall - p.session_seconds);
+    budget_s = std::max(opt.ncu_part_seconds, 9 * startup);
+    log.debug("ncu part " + std::to_string(part + 1) + ": " + std::to_string(wall) +
+              " s, of which the session " + std::to_string(p.session_seconds) + " s");
+
+    std::set<std::size_t> done;
+    for (const auto& r : p.run.output.runs) done.insert(r.run.config);
+    for (const auto& f : p.run.output.failures) done.insert(f.config);
+    std::size_t finished = 0;
+    while (finished < left.size() && done.count(left[finished].index()) != 0) ++finished;
+    if (finished == 0) {
+      throw ToolError("the program re-run under ncu ended its session without measuring config " +
+                      std::to_string(left.front().index()) + " (" + left.front().label() +
+                      "); see the ncu log above.");
+    }
+    left.erase(left.begin(), left.begin() + static_cast<std::ptrdiff_t>(finished));
+
+    if (on_part) on_part(p.run);
+    auto& out = all.output;
+    for (auto& r : p.run.output.runs) out.runs.push_back(std::move(r));
+    for (auto& k : p.run.output.records) out.records.push_back(std::move(k));
+    for (auto& f : p.run.output.failures) out.failures.push_back(std::move(f));
+    all.metadata = p.run.metadata;
+  }
+  return all;
 }
 
 }  // namespace kscope::ncu

@@ -20,9 +20,19 @@ class NcuTool : public ExternalTool {
   NcuTool(std::string ncu, NcuVersion version) : ncu_(std::move(ncu)), version_(version) {}
 
   [[nodiscard]] std::string version() const override { return version_.to_string(); }
-  [[nodiscard]] ExternalRun run(const SessionInfo& info, const Logger& log) override;
+  /// Re-runs the program in parts: each re-run measures configs until `ncu_part_seconds` (or
+  /// nine times the measured start-up cost of a re-run, whichever is longer) have passed, ends at
+  /// that config boundary, and its part is handed over before the next re-run starts.
+  [[nodiscard]] ExternalRun run(const SessionInfo& info, const std::vector<Config>& configs,
+                                const Logger& log, const ExternalPartSink& on_part) override;
 
  private:
+  struct Part {
+    ExternalRun run;
+    double session_seconds = 0;
+  };
+  Part run_part(const SessionInfo& info, const std::vector<Config>& configs, std::size_t part,
+                std::size_t budget_ms, const Logger& log);
   std::string ncu_;
   NcuVersion version_;
 };

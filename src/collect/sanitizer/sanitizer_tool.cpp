@@ -37,6 +37,12 @@ void SanitizerTool::check_options(const Options& options) {
     throw NotSupportedError(
         subprocess::reexec_unavailable_message("sanitizer", options.reexec_unavailable));
   }
+  if (!options.resume.empty()) {
+    throw NotSupportedError(
+        "resume applies to the measuring tools (cupti, ncu): the sanitizer tool checks the "
+        "whole sweep, each check in its own re-run, and journals each check's findings as it "
+        "ends. Leave resume empty with tool 'sanitizer'.");
+  }
 }
 
 std::unique_ptr<ExternalTool> SanitizerTool::create(const Options& /*options*/) {
@@ -77,7 +83,9 @@ CheckRun SanitizerTool::run_program(const SessionInfo& info,
   return run;
 }
 
-ExternalRun SanitizerTool::run(const SessionInfo& info, const Logger& log) {
+ExternalRun SanitizerTool::run(const SessionInfo& info, const std::vector<Config>& configs,
+                               const Logger& log, const ExternalPartSink& on_part) {
+  (void)configs;  // always the whole sweep: check_options() refuses resume
   const Options& opt = *info.options;
   const std::vector<std::string> program = subprocess::self_command(opt, "sanitizer");
   if (opt.runs > 1 || opt.warmup_runs > 0) {
@@ -98,6 +106,12 @@ ExternalRun SanitizerTool::run(const SessionInfo& info, const Logger& log) {
     log.debug(check + ": the program ran " + std::to_string(o.program_runs) +
               " time(s) under compute-sanitizer");
     log.info(check_summary(check, o.findings));
+    if (on_part) {
+      ExternalRun part;
+      part.findings = o.findings;
+      if (metadata_) part.metadata = *metadata_;
+      on_part(part);
+    }
     out.findings.insert(out.findings.end(), o.findings.begin(), o.findings.end());
   }
   if (metadata_) out.metadata = *metadata_;

@@ -12,6 +12,7 @@
 #include "core/collector.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_sink.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope::testing {
 
@@ -77,8 +78,13 @@ class FakeEnvironment : public RunEnvironment {
     if (on_region) on_region();
   }
   void synchronize() override { ++syncs; }
+  void recover() override {
+    ++recoveries;
+    if (!sticky_error.empty()) throw Error(sticky_error);
+  }
   void after_run(const RunId&) override { ++after; }
-  int before = 0, syncs = 0, after = 0;
+  int before = 0, syncs = 0, after = 0, recoveries = 0;
+  std::string sticky_error;  // recover() throws it when set (an unusable device)
   std::vector<std::string> regions;  // annotation names, one per region entry
   std::function<void()> on_region;   // what the flush does (e.g. launch a kernel)
   std::vector<std::string>* events = nullptr;
@@ -91,6 +97,7 @@ class RecordingSink : public RunSink {
     runs.insert(runs.end(), r.begin(), r.end());
     records.insert(records.end(), k.begin(), k.end());
   }
+  void append_failure(const ConfigFailure& f) override { failures.push_back(f); }
   void close(const std::string& error) override {
     closed = true;
     close_error = error;
@@ -98,6 +105,7 @@ class RecordingSink : public RunSink {
   int appends = 0;
   std::vector<RunLog> runs;
   std::vector<KernelRecord> records;
+  std::vector<ConfigFailure> failures;
   bool closed = false;
   std::string close_error;
 };

@@ -8,6 +8,7 @@
 #include "core/session.hpp"
 #include "fakes.hpp"
 #include "kscope/annotation.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope {
 namespace {
@@ -137,6 +138,137 @@ TEST(SessionTest, FailureKeepsFinishedRunsAndPropagates) {
   EXPECT_EQ(h.sink.close_error, "user bug");
   EXPECT_EQ(h.collector.events.back(), "abort");
   EXPECT_EQ(current_annotation(), "");  // the failed run's annotation was closed
+}
+
+Options skipping(int runs, int warmup = 0) {
+  Options o = silent(runs, warmup);
+  o.on_config_error = "skip";
+  return o;
+}
+
+TEST(SessionSkipTest, AThrowingConfigIsRecordedAndTheSweepGoesOn) {
+  Harness h;
+  int calls = 0;
+  auto fn = [&](const Config& c) {
+    ++calls;
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+    if (c.index() == 1) throw std::invalid_argument("bad size");
+  };
+  const auto out = h.run(skipping(3), configs({1, 2, 3}), fn);
+  EXPECT_EQ(calls, 3 + 1 + 3);  // config 1 stops at its first run
+  ASSERT_EQ(out.failures.size(), 1u);
+  EXPECT_EQ(out.failures[0].config, 1u);
+  EXPECT_EQ(out.failures[0].run, 0u);
+  EXPECT_FALSE(out.failures[0].warmup);
+  EXPECT_EQ(out.failures[0].type, "std::invalid_argument");
+  EXPECT_EQ(out.failures[0].message, "bad size");
+  EXPECT_EQ(describe(out.failures[0]),
+            "std::invalid_argument: bad size (config 1, measured run 0)");
+  EXPECT_EQ(h.env.recoveries, 1);
+  ASSERT_EQ(h.sink.failures.size(), 1u);  // journaled
+  EXPECT_EQ(h.sink.close_error, "");
+  EXPECT_EQ(out.runs.size(), 6u);  // configs 0 and 2
+  EXPECT_EQ(current_annotation(), "");
+}
+
+TEST(SessionSkipTest, TheRecordsOfAFailedRunAreNotCheckedAgainstTheKernelCountRules) {
+  // The failed run closed its annotation after two kernels, then threw: its config is dropped,
+  // so its kernels must not raise "More than one ..." while the sweep goes on.
+  Harness h;
+  const auto out = h.run(skipping(2), configs({1, 2, 3}), [&](const Config& c) {
+    {
+      Annotation a("k");
+      h.collector.launch("kern", 1);
+      if (c.index() == 1) h.collector.launch("extra", 1);
+    }
+    if (c.index() == 1) throw std::invalid_argument("after the annotation");
+  });
+  ASSERT_EQ(out.failures.size(), 1u);
+  EXPECT_EQ(out.failures[0].config, 1u);
+  EXPECT_EQ(h.sink.close_error, "");
+}
+
+TEST(SessionSkipTest, EveryConfigIsJournaledAsItEnds) {
+  Harness h;
+  (void)h.run(skipping(2), configs({1, 2, 3}), [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+  });
+  EXPECT_GE(h.sink.appends, 3);  // short configs, yet one write each
+}
+
+TEST(SessionSkipTest, BenchmarkErrorNamesItsOwnTypeAndWarmupFailuresSayWarmup) {
+  Harness h;
+  auto fn = [&](const Config&) { throw BenchmarkError("ValueError", "n must be even"); };
+  const auto out = h.run(skipping(2, 1), configs({1}), fn);
+  ASSERT_EQ(out.failures.size(), 1u);
+  EXPECT_EQ(describe(out.failures[0]), "ValueError: n must be even (config 0, warm-up run 0)");
+}
+
+TEST(SessionSkipTest, ADeviceLeftUnusableEndsTheSweepNamingTheConfig) {
+  Harness h;
+  h.env.sticky_error = "CUDA error 700 (cudaErrorIllegalAddress)";
+  auto fn = [&](const Config& c) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+    if (c.index() == 1) throw std::runtime_error("kernel crashed");
+  };
+  try {
+    (void)h.run(skipping(1), configs({1, 2, 3}), fn);
+    FAIL() << "expected kscope::Error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "config 1 (arg0=2) failed: std::runtime_error: kernel crashed (config 1, measured run "
+              "0); the device is unusable afterwards (CUDA error 700 (cudaErrorIllegalAddress)): "
+              "a sticky CUDA error ends the sweep even with on_config_error 'skip'. The configs "
+              "measured before it are in the journal.");
+  }
+  EXPECT_EQ(h.sink.runs.size(), 1u);  // config 0 kept
+  EXPECT_TRUE(h.sink.closed);
+}
+
+TEST(SessionSkipTest, SweepInterruptedIsNeverSkipped) {
+  Harness h;
+  auto fn = [&](const Config&) { throw SweepInterrupted("KeyboardInterrupt"); };
+  EXPECT_THROW((void)h.run(skipping(1), configs({1, 2}), fn), SweepInterrupted);
+  EXPECT_EQ(h.sink.close_error, "KeyboardInterrupt");
+}
+
+TEST(SessionSkipTest, RaiseModePropagatesTheBenchmarksException) {
+  Harness h;
+  auto fn = [&](const Config&) { throw BenchmarkError("ValueError", "x"); };
+  EXPECT_THROW((void)h.run(silent(1), configs({1, 2}), fn), BenchmarkError);
+  EXPECT_EQ(h.env.recoveries, 0);
+}
+
+TEST(SessionTest, PartOfASweepIsNumberedByConfigIndex) {
+  Harness h;
+  auto cs = configs({1, 2, 3, 4});
+  const std::vector<Config> part = {cs[1], cs[3]};
+  const auto out = h.run(silent(1), part, [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+  });
+  ASSERT_EQ(out.runs.size(), 2u);
+  EXPECT_EQ(out.runs[0].run.config, 1u);
+  EXPECT_EQ(out.runs[1].run.config, 3u);
+  EXPECT_EQ(out.records[1].run.config, 3u);
+}
+
+TEST(SessionTest, StopAfterConfigEndsTheSweepAtThatBoundary) {
+  Harness h;
+  int done = 0;
+  Session session(h.collector, h.env, &h.sink, h.log);
+  session.set_stop_after_config([&] { return ++done == 2; });
+  h.options = silent(1);
+  SessionInfo info{"t", 0, 4, &h.options, 0, "/tmp/"};
+  const auto out = session.run(info, configs({1, 2, 3, 4}), [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1);
+  });
+  EXPECT_EQ(out.runs.size(), 2u);
+  EXPECT_EQ(h.sink.close_error, "");
 }
 
 TEST(SessionTest, CollectorPassesReExecuteEachMeasuredRun) {

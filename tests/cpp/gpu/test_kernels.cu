@@ -43,6 +43,8 @@ __global__ void spin_kernel(long long ns) {
 
 __global__ void empty_kernel() {}
 
+__global__ void illegal_write_kernel(float* p) { p[threadIdx.x] = 1.0f; }
+
 __global__ void fill_kernel(float* x, float v, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] = v;
 }
@@ -68,6 +70,15 @@ void launch_read_sum(const float* x, std::size_t n, float* out) {
 void launch_spin(long long ns) {
   spin_kernel<<<1, 32>>>(ns);
   check(cudaGetLastError(), "spin launch");
+}
+int launch_with_too_many_threads() {
+  empty_kernel<<<1, 4096>>>();  // more threads per block than any GPU has: not launched
+  return static_cast<int>(cudaGetLastError());
+}
+void launch_illegal_write() {
+  // An address no allocation can have: the kernel faults and the context is lost.
+  illegal_write_kernel<<<1, 32>>>(reinterpret_cast<float*>(0x10));
+  check(cudaGetLastError(), "illegal-write launch");
 }
 void launch_empty() {
   empty_kernel<<<1, 32>>>();

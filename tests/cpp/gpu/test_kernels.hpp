@@ -15,6 +15,11 @@ void launch_read_sum(const float* x, std::size_t n, float* out);
 void launch_spin(long long ns);
 /// An empty kernel.
 void launch_empty();
+/// Tries to launch with 4096 threads per block; returns the cudaError_t (a launch error that
+/// later work survives).
+int launch_with_too_many_threads();
+/// A kernel that writes to an invalid address: a sticky error, the process's context is lost.
+void launch_illegal_write();
 /// Fills n floats with `value`.
 void launch_fill(float* x, float value, std::size_t n);
 

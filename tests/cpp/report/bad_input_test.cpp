@@ -244,12 +244,33 @@ INSTANTIATE_TEST_SUITE_P(
                     "at /runs/1/run: expected a non-negative integer, found -1"},
         JournalCase{"runs_missing", 1, {"/runs", ""}, "at /: the member \"runs\" is missing"},
         JournalCase{"kind_unknown", 1, {"/kind", "\"batch\""},
-                    "at /kind: expected \"runs\", \"findings\" or \"end\", found \"batch\""},
+                    "at /kind: expected \"runs\", \"metadata\", \"findings\", \"failed\" or \"end\", found \"batch\""},
         JournalCase{"metric_value_text", 1, {"/records/0/metrics/0/1", "\"x\""},
                     "at /records/0/metrics/0/1: expected a number or null, found \"x\""},
         JournalCase{"metric_short", 1, {"/records/0/metrics/0", "[\"m\"]"},
                     "at /records/0/metrics/0: expected an array of at least 2 elements"}),
     [](const auto& test) { return std::string(test.param.name); });
+
+// A "failed" or "metadata" line that does not follow the schema is skipped like any other line.
+TEST(BadJournalLine, FailedAndMetadataLines) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"kind": "failed", "failure": {"config": 7, "type": "ValueError"}})",
+       "line 4 at /failure/config: expected a config index below 2"},
+      {R"({"kind": "failed", "failure": {"config": 0}})",
+       "line 4 at /failure: the member \"type\" is missing"},
+      {R"({"kind": "failed"})", "line 4 at /: the member \"failure\" is missing"},
+      {R"({"kind": "metadata", "metadata": []})", "line 4 at /metadata: expected an object"},
+  };
+  for (const auto& [line, expected] : cases) {
+    const std::string dir = testing::scratch_dir("bad_failed_line");
+    auto lines = journal_lines(dir);
+    lines.insert(lines.begin() + 3, line);
+    const Results r = Results::load(write_lines(dir + "j.jsonl", lines));
+    EXPECT_TRUE(contains(warnings_of(r), expected)) << warnings_of(r);
+    EXPECT_TRUE(r.failed_configs().empty());
+    EXPECT_EQ(r.processed().size(), 2u);
+  }
+}
 
 // Every member of a run and of a kernel record, removed or given an object: the line is skipped
 // with a warning naming the member's path, and the next line still loads.

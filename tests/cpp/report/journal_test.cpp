@@ -49,6 +49,53 @@ TEST(JournalTest, UnfinishedJournalLoadsWhatWasMeasured) {
   EXPECT_EQ(r.processed().size(), 2u);
 }
 
+TEST(JournalTest, AFailedConfigLoadsWithoutValuesAndWithItsError) {
+  const std::string path = testing::scratch_dir("journal_config_failed") + "journal-j-0.jsonl";
+  {
+    report::JournalWriter w(path, header());
+    w.append({run_log(0, 0, {"k"}), run_log(1, 0, {"k"})},
+             {kernel("k", "vadd", 0, 0, 100, 1), kernel("k", "vadd", 1, 0, 200, 2)});
+    w.append_failure(ConfigFailure{1, 1, false, "ValueError", "odd n"});
+    w.close("");
+  }
+  const Results r = Results::load(path);
+  EXPECT_TRUE(r.complete());
+  ASSERT_EQ(r.failed_configs().size(), 1u);
+  EXPECT_EQ(r.failed_configs()[0].type, "ValueError");
+  ASSERT_EQ(r.processed().size(), 2u);
+  EXPECT_DOUBLE_EQ(r.processed()[0].avg, 100);
+  EXPECT_FALSE(r.processed()[0].error.has_value());
+  EXPECT_TRUE(std::isnan(r.processed()[1].avg));  // its run before the failure does not count
+  EXPECT_EQ(r.processed()[1].num_runs, 0u);
+  EXPECT_EQ(r.processed()[1].error, "ValueError: odd n (config 1, measured run 1)");
+  EXPECT_EQ(r.raw().size(), 1u);
+}
+
+TEST(JournalTest, AMetadataLineReplacesTheHeaders) {
+  const std::string path = testing::scratch_dir("journal_metadata") + "journal-j-0.jsonl";
+  {
+    report::JournalWriter w(path, header());
+    Metadata m;
+    m.gpu = "NVIDIA H200";
+    m.tool = "ncu";
+    w.append_metadata(m);
+    w.close("");
+  }
+  EXPECT_EQ(Results::load(path).metadata().gpu, "NVIDIA H200");
+}
+
+TEST(JournalTest, MoveToRenamesAndKeepsWriting) {
+  const std::string dir = testing::scratch_dir("journal_move");
+  {
+    report::JournalWriter w(dir + "a.jsonl", header());
+    w.move_to(dir + "journal-j-0.jsonl");
+    w.append({run_log(0, 0, {"k"})}, {kernel("k", "vadd", 0, 0, 100, 1)});
+    w.close("");
+  }
+  EXPECT_FALSE(std::ifstream(dir + "a.jsonl").good());
+  EXPECT_EQ(Results::load(dir + "journal-j-0.jsonl").processed().size(), 1u);
+}
+
 TEST(JournalTest, JournalOfAFailedSessionIsIncomplete) {
   const Results r = Results::load(write_journal(testing::scratch_dir("journal_failed"), true, "boom"));
   EXPECT_FALSE(r.complete());

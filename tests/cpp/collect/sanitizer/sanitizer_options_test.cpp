@@ -86,6 +86,17 @@ TEST(ChildScopeTest, RoundTripsThroughTheVariable) {
   EXPECT_EQ(whole.stop_at, 0u);
 }
 
+TEST(ChildScopeTest, ABudgetRoundTrips) {
+  subprocess::ChildScope s;
+  s.configs = std::vector<std::size_t>{4, 5, 6};
+  s.budget_ms = 60000;
+  EXPECT_EQ(s.to_string(), "configs=4,5,6;budget=60000");
+  const auto back = subprocess::ChildScope::parse(s.to_string());
+  EXPECT_EQ(back.budget_ms, 60000u);
+  EXPECT_EQ(*back.configs, (std::vector<std::size_t>{4, 5, 6}));
+  EXPECT_THROW((void)subprocess::ChildScope::parse("budget=x"), Error);
+}
+
 TEST(ChildScopeTest, MalformedValuesNameTheVariable) {
   for (const std::string bad :
        {"configs=", "configs=1,,2", "stop=x", "stop=0", "twice", "configs=-1"}) {
@@ -124,17 +135,6 @@ TEST(ChildScopeTest, SelectsConfigsAndRunsEachOnce) {
   EXPECT_EQ(once.warmup_runs, 0);
   EXPECT_EQ(once.cache_control, "none");
   EXPECT_EQ(once.thermal_mode, "off");
-}
-
-TEST(ChildScopeTest, RestoresSweepIndices) {
-  auto cs = configs({10, 20, 30}, "n");
-  for (std::size_t i = 0; i < cs.size(); ++i) cs[i].set_index(i);
-  const std::vector<Config> selected = {cs[2]};
-  std::vector<RunLog> runs = {RunLog{RunId{0, 0, false}, {"a"}, {}}};
-  std::vector<subprocess::AnnotationEntry> trace = {{"a", RunId{0, 0, false}}};
-  subprocess::restore_config_indices(selected, &runs, &trace);
-  EXPECT_EQ(runs[0].run.config, 2u);
-  EXPECT_EQ(trace[0].run.config, 2u);
 }
 
 TEST(ChildCollectorBoundaryTest, EveryEntryAndExitDuringARunIsNumbered) {

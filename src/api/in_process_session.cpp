@@ -1,0 +1,82 @@
+#include "api/in_process_session.hpp"
+
+#include <chrono>
+
+#include "api/output_prefix.hpp"
+#include "api/session_tables.hpp"
+#include "core/session.hpp"
+#include "core/telemetry_summary.hpp"
+
+namespace kscope {
+namespace {
+
+// The device's environment with the thermal guard and telemetry around every run.
+class MonitoredEnvironment : public RunEnvironment {
+ public:
+  MonitoredEnvironment(RunEnvironment& device, thermal::RunMonitor& monitor)
+      : device_(device), monitor_(monitor) {}
+  void before_run(const RunId& run) override {
+    device_.before_run(run);
+    monitor_.before_run(run);
+  }
+  void before_region(const std::string& annotation) override { device_.before_region(annotation); }
+  void synchronize() override { device_.synchronize(); }
+  void recover() override { device_.recover(); }
+  void after_run(const RunId& run) override {
+    device_.after_run(run);
+    monitor_.after_run(run);
+  }
+
+ private:
+  RunEnvironment& device_;
+  thermal::RunMonitor& monitor_;
+};
+
+}  // namespace
+
+Results run_in_process(std::string_view name, int id, const std::vector<Config>& configs,
+                       const Benchmark& fn, const Options& opt, std::optional<ResumePlan> resume,
+                       InProcessTool tool) {
+  Results::Data d = session_data(name, id, opt, configs);
+  d.metadata = tool.metadata;
+  const Logger log(opt);
+  const std::string prefix = resolve_output_prefix(opt.output_prefix);
+  d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
+  const auto journal = open_journal(d, resume ? &*resume : nullptr);
+  const std::vector<Config>& to_measure = resume ? resume->to_measure : configs;
+
+  log.box("Profiling " + d.name, std::to_string(to_measure.size()) + " configurations, " +
+                                     std::to_string(opt.runs) + " runs each");
+  log.info("Journal: " + d.journal_path);
+  thermal::RunMonitor& monitor = *tool.monitor;
+  MonitoredEnvironment environment(*tool.environment, monitor);
+  journal->set_telemetry_source([&] { return monitor.drain(); });
+  Session session(*tool.collector, environment, journal.get(), log);
+  const SessionInfo info{d.name, d.id, to_measure.size(), &opt, tool.device, prefix};
+  const auto t0 = std::chrono::steady_clock::now();
+  Session::Output out;
+  if (!to_measure.empty()) {
+    out = session.run(info, to_measure, fn);
+  } else {
+    journal->close("");  // a journal holding every config complete leaves nothing to measure
+  }
+  d.metadata.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  log.info("Profiling completed successfully !");
+  monitor.finish();
+
+  d.telemetry = monitor.telemetry();
+  if (resume) {
+    d.telemetry.insert(d.telemetry.begin(), resume->telemetry.begin(), resume->telemetry.end());
+    out = merge_resumed(std::move(*resume), std::move(out));
+  }
+  fill_tables(std::move(out), log, &d);
+  if (auto warning = throttle_warning(summarize_telemetry(d.telemetry), configs)) {
+    log.warn(*warning);
+  }
+  Results results(std::move(d));
+  write_csv_files(results, prefix, log);
+  return results;
+}
+
+}  // namespace kscope

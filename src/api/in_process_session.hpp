@@ -1,0 +1,36 @@
+#pragma once
+// profile() for the in-process tools (cupti): the journal (resumed or new), the thermal guard
+// and telemetry around every run, the Session, and the tables. What touches the device comes
+// in as an InProcessTool, so the same wiring runs in tests with a fake collector and device.
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "api/resume.hpp"
+#include "core/collector.hpp"
+#include "core/logger.hpp"
+#include "core/run_environment.hpp"
+#include "kscope/profile.hpp"
+#include "thermal/run_monitor.hpp"
+
+namespace kscope {
+
+/// What an in-process session measures with.
+struct InProcessTool {
+  int device = 0;                                 ///< CUDA ordinal (SessionInfo::device)
+  Metadata metadata;                              ///< device and host; tool and its version
+  std::unique_ptr<Collector> collector;           ///< the tool
+  std::unique_ptr<RunEnvironment> environment;    ///< cache flush, synchronisation
+  std::unique_ptr<thermal::RunMonitor> monitor;   ///< thermal guard and telemetry
+};
+
+/// Runs session (`name`, `id`) over `configs` (what `resume` leaves of them) with `tool`,
+/// journaling as it goes, and returns the Results of the whole sweep.
+[[nodiscard]] Results run_in_process(std::string_view name, int id,
+                                     const std::vector<Config>& configs, const Benchmark& fn,
+                                     const Options& options, std::optional<ResumePlan> resume,
+                                     InProcessTool tool);
+
+}  // namespace kscope

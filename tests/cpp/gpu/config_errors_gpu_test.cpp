@@ -1,0 +1,79 @@
+// on_config_error "skip" on a real GPU: a config whose launch fails (an error later work
+// survives) is recorded and the sweep goes on with correct timings; a kernel that faults leaves
+// the device unusable and ends the sweep naming the config, with the configs before it kept in
+// the journal. The fault is the last test: it loses this process's CUDA context.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "kscope/kscope.hpp"
+#include "support/gpu_test.hpp"
+#include "test_kernels.hpp"
+
+namespace kscope {
+namespace {
+using namespace kscope::testing;
+
+Options skipping(const std::string& dir) {
+  Options o;
+  o.runs = 3;
+  o.verbosity = Verbosity::kSilent;
+  o.output_prefix = scratch_dir(dir);
+  o.on_config_error = "skip";
+  o.thermal_mode = "off";
+  return o;
+}
+
+TEST(ConfigErrorsGpuTest, AFailedLaunchFailsItsConfigAndTheOthersAreMeasured) {
+  const auto r = profile("launch_error", configs({20000, 0, 40000}, "ns"), [](const Config& c) {
+    Annotation a("spin");
+    const long long ns = c.get<long long>("ns");
+    if (ns == 0) {
+      const int error = launch_with_too_many_threads();
+      throw std::runtime_error("launch failed with CUDA error " + std::to_string(error));
+    }
+    launch_spin(ns);
+  }, skipping("launch_error"));
+  ASSERT_EQ(r.failed_configs().size(), 1u);
+  EXPECT_EQ(r.failed_configs()[0].config, 1u);
+  EXPECT_EQ(r.failed_configs()[0].type, "std::runtime_error");
+  const std::string message = r.failed_configs()[0].message;
+  EXPECT_EQ(message.rfind("launch failed with CUDA error ", 0), 0u) << message;
+  EXPECT_NE(message, "launch failed with CUDA error 0");
+  ASSERT_EQ(r.processed().size(), 3u);
+  EXPECT_NEAR(r.processed()[0].avg, 20000, 4000);
+  EXPECT_TRUE(std::isnan(r.processed()[1].avg));
+  EXPECT_EQ(r.processed()[1].error,
+            "std::runtime_error: " + message + " (config 1, measured run 0)");
+  EXPECT_NEAR(r.processed()[2].avg, 40000, 4000);
+  EXPECT_EQ(r.processed()[2].num_runs, 3u);
+}
+
+TEST(ConfigErrorsGpuTest, ZLastAFaultingKernelEndsTheSweepAndKeepsTheConfigsBefore) {
+  const Options o = skipping("fault");
+  try {
+    (void)profile("fault", configs({1, 2, 3}, "k"), [](const Config& c) {
+      Annotation a("work");
+      if (c.get<long long>("k") == 2) {
+        launch_illegal_write();
+        synchronize();  // throws: the kernel faulted
+      }
+      launch_spin(20000);
+    }, o);
+    FAIL() << "expected kscope::Error";
+  } catch (const Error& e) {
+    const std::string text = e.what();
+    EXPECT_EQ(text.rfind("config 1 (k=2) failed: std::runtime_error: ", 0), 0u) << text;
+    EXPECT_NE(text.find("a sticky CUDA error ends the sweep even with on_config_error 'skip'"),
+              std::string::npos) << text;
+  }
+  const Results journal = Results::load(o.output_prefix + "journal-fault-0.jsonl");
+  EXPECT_FALSE(journal.complete());
+  ASSERT_EQ(journal.processed().size(), 1u);  // config 0, all its runs
+  EXPECT_EQ(journal.processed()[0].config, 0u);
+  EXPECT_EQ(journal.processed()[0].num_runs, 3u);
+}
+
+}  // namespace
+}  // namespace kscope

@@ -11,6 +11,7 @@
 #include "check_metrics.hpp"
 #include "import_ncu.hpp"
 #include "kscope/kscope.hpp"
+#include "merge.hpp"
 #include "query_metrics.hpp"
 
 namespace {
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
   kscope::cli::add_query_metrics(app);
   kscope::cli::add_check_metrics(app);
   kscope::cli::add_import_ncu(app);
+  kscope::cli::add_merge(app);
 
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "kscope: unknown subcommand '" << unknown << "' (expected one of: "

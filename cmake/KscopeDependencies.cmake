@@ -1,6 +1,7 @@
 # Third-party dependencies: the CUDA toolkit (runtime linked statically, CUPTI, NVTX headers),
-# nlohmann-json (private, header-only) and, for tests, GoogleTest. Debian/Ubuntu packages:
-# nvidia CUDA toolkit, nlohmann-json3-dev, libgtest-dev, libcli11-dev.
+# nlohmann-json (private, header-only), expat (private, the sanitizer's XML reports) and, for
+# tests, GoogleTest. Debian/Ubuntu packages: nvidia CUDA toolkit, nlohmann-json3-dev,
+# libexpat1-dev, libgtest-dev, libcli11-dev.
 find_package(CUDAToolkit 12.8 REQUIRED)
 if(NOT TARGET CUDA::cupti)
   message(FATAL_ERROR "kscope needs CUPTI (libcupti) from the CUDA toolkit at ${CUDAToolkit_ROOT}; "
@@ -16,6 +17,14 @@ if(NOT TARGET nlohmann_json::nlohmann_json)
   endif()
   add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
   target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${KSCOPE_NLOHMANN_INCLUDE})
+endif()
+
+# expat's runtime (libexpat.so.1) is part of every Debian and Ubuntu system; its header and the
+# link name come with libexpat1-dev.
+find_package(EXPAT 2.4 QUIET)
+if(NOT TARGET EXPAT::EXPAT)
+  message(FATAL_ERROR "expat.h or libexpat (>= 2.4) not found: install libexpat1-dev "
+                      "(apt-get install libexpat1-dev) or set CMAKE_PREFIX_PATH.")
 endif()
 
 if(KSCOPE_BUILD_CLI)

@@ -4,6 +4,7 @@
 # and build time. CUPTI is left out of the wheel (auditwheel --exclude): it comes from the
 # nvidia-cuda-cupti wheel, a runtime dependency, or from the CUDA toolkit. The engine's CUDA
 # runtime and C++ runtime are linked statically; NVML and the driver are loaded at run time.
+# libexpat.so.1 stays a system library (it is on the manylinux whitelist).
 #
 # Usage: scripts/build_wheel.sh [OUT_DIR]   (default dist/; then scripts/check_wheel.sh)
 #   KSCOPE_JOBS=N  parallel build jobs (default: all cores)

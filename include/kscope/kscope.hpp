@@ -9,6 +9,7 @@
 #include "kscope/ncu_import.hpp"
 #include "kscope/options.hpp"
 #include "kscope/profile.hpp"
+#include "kscope/merge.hpp"
 #include "kscope/results.hpp"
 #include "kscope/sanitize.hpp"
 #include "kscope/value.hpp"

@@ -153,6 +153,17 @@ struct Options {
   /// Each part runs at least nine times the measured start-up cost of a re-run (ncu and the
   /// program starting, the report imported), so start-ups cost at most a tenth of the sweep.
   double ncu_part_seconds = 60;
+  /// Sharding a sweep over processes (docs/scale-out.md): "" (default) measures every config;
+  /// "auto" takes this process's rank from the launcher that started it (torchrun, Slurm, MPI:
+  /// RANK/WORLD_SIZE/LOCAL_RANK, SLURM_PROCID/SLURM_NTASKS/SLURM_LOCALID,
+  /// OMPI_COMM_WORLD_RANK/SIZE/LOCAL_RANK, PMI_RANK/PMI_SIZE/MPI_LOCALRANKID; none: the whole
+  /// sweep); "i/n" sets share i of n by hand. A sharded process measures its share on the GPU
+  /// of its local rank, names its files "rank<i>-...", and holds a lock on that GPU while it
+  /// measures, so that ranks sharing a GPU take turns; `kscope merge` joins the shares.
+  std::string shard;
+  /// With `shard`: a result or journal of an earlier run of the sweep whose per-config times
+  /// balance the shares; empty: configs interleaved (config c to rank c mod n).
+  std::string shard_balance;
 
   /// Command that starts this program again, for the tools that re-execute it under an external
   /// profiler ("ncu", "sanitizer"); element 0 is the executable. Empty: this process's own

@@ -26,6 +26,7 @@ struct Metadata {
   std::string gpu;                 ///< device name, e.g. "NVIDIA H200"
   int device = 0;                  ///< CUDA ordinal
   std::string pci_bus_id;          ///< e.g. "0000:00:06.0"
+  std::string uuid;                ///< the GPU's UUID, "GPU-6a5f..." (as nvidia-smi -L prints it)
   int compute_capability = 0;      ///< major * 10 + minor
   int sm_count = 0;                ///< multiprocessors
   long long l2_cache_bytes = 0;    ///< L2 size
@@ -39,6 +40,8 @@ struct Metadata {
   std::string tool_version;        ///< its version
   std::string started_at;          ///< session start, ISO 8601 UTC
   double wall_seconds = 0;         ///< session wall time
+  int shard_index = 0;             ///< Options::shard: this process's rank (0 when not sharded)
+  int shard_count = 1;             ///< ranks the sweep was sharded over (1: not sharded)
 };
 
 /// One measured value: one (annotation, metric, config, run).

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "query-metrics": "list the hardware metrics the cupti tool can collect on a chip",
     "check-metrics": "check metric names against a chip's catalogue, count replay passes",
     "import-ncu": "read an Nsight Compute report (.ncu-rep or raw CSV) as kscope results",
+    "merge": "join the shards of one sweep (results or journals) into one result",
 }
 
 ENVIRONMENT_VARIABLE = "KSCOPE_CLI"

@@ -9,7 +9,7 @@ import functools
 import importlib.util
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 from .collection.core import (
     CacheControl,
@@ -67,6 +67,8 @@ def kernel(
     on_config_error: OnConfigError = ...,
     resume: str | os.PathLike[str] | None = ...,
     ncu_part_seconds: float = ...,
+    shard: Literal["auto"] | tuple[int, int] | None = ...,
+    shard_balance: str | os.PathLike[str] | None = ...,
 ) -> Callable[[Callable[..., Any]], KernelFunction]: ...
 
 
@@ -100,6 +102,8 @@ def kernel(
     on_config_error: OnConfigError = "raise",
     resume: str | os.PathLike[str] | None = None,
     ncu_part_seconds: float = 60.0,
+    shard: Literal["auto"] | tuple[int, int] | None = None,
+    shard_balance: str | os.PathLike[str] | None = None,
 ) -> KernelFunction | Callable[[Callable[..., Any]], KernelFunction]:
     """Profiles the kernels a function launches inside ``kscope.annotate`` regions.
 
@@ -159,6 +163,13 @@ def kernel(
             journal must come from the same function, configs and measurement options.
         ncu_part_seconds: (kscope, ncu tool) how long one re-run under ncu measures before its
             part is journaled (each part runs at least 9x the re-run's start-up cost).
+        shard: (kscope) ``"auto"``: measure this process's share of the configs when started
+            by torchrun, Slurm or MPI (the rank from their environment, the GPU of the local
+            rank); ``(i, n)``: share i of n by hand; None: every config. Files are named
+            ``rank<i>-...``; ``kscope merge`` / ``kscope.load(*files)`` join the shares
+            (docs/scale-out.md).
+        shard_balance: (kscope) a result or journal of an earlier run whose per-config times
+            balance the shares; None: configs interleaved.
 
     Raises:
         TypeError, ValueError (:class:`kscope.exceptions.InvalidArgumentError`) or
@@ -191,6 +202,8 @@ def kernel(
         on_config_error=on_config_error,
         resume=None if resume is None else os.fspath(resume),
         ncu_part_seconds=ncu_part_seconds,
+        shard=shard,
+        shard_balance=None if shard_balance is None else os.fspath(shard_balance),
     )
 
     def decorate(func: Callable[..., Any]) -> KernelFunction:

@@ -96,6 +96,10 @@ void bind_options(nb::module_& m) {
                   "journal of an interrupted run of this sweep to resume; \"\" for none")
           .def_rw("ncu_part_seconds", &Options::ncu_part_seconds,
                   "tool \"ncu\": seconds one re-run measures before its part is journaled")
+          .def_rw("shard", &Options::shard,
+                  "\"\" (every config), \"auto\" (the launcher's rank) or \"i/n\"")
+          .def_rw("shard_balance", &Options::shard_balance,
+                  "result or journal whose per-config times balance the shards")
           .def_rw("reexec_argv", &Options::reexec_argv,
                   "command that re-runs this program for the ncu and sanitizer tools")
           .def_rw("call_name", &Options::call_name,

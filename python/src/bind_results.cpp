@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bindings.hpp"
+#include "kscope/merge.hpp"
 #include "kscope/results.hpp"
 
 namespace kscope::python {
@@ -18,6 +19,9 @@ void bind_results(nb::module_& m) {
       .def_rw("gpu", &Metadata::gpu)
       .def_rw("device", &Metadata::device)
       .def_rw("pci_bus_id", &Metadata::pci_bus_id)
+      .def_rw("uuid", &Metadata::uuid, "the GPU's UUID (\"GPU-...\", as nvidia-smi -L prints it)")
+      .def_rw("shard_index", &Metadata::shard_index, "this process's rank (Options.shard)")
+      .def_rw("shard_count", &Metadata::shard_count, "ranks the sweep was sharded over")
       .def_rw("compute_capability", &Metadata::compute_capability)
       .def_rw("sm_count", &Metadata::sm_count)
       .def_rw("l2_cache_bytes", &Metadata::l2_cache_bytes)
@@ -140,6 +144,20 @@ void bind_results(nb::module_& m) {
                   "Loads a JSON result (from C++ or Python) or a session journal (.jsonl).");
   m.attr("SCHEMA_VERSION") = kSchemaVersion;
   m.attr("SLOWDOWN_REASONS") = kSlowdownReasons;
+
+  m.def(
+      "merge",
+      [](const std::vector<Results>& parts, bool allow_overlap, bool allow_missing,
+         std::vector<std::string> labels) {
+        MergeOptions o;
+        o.allow_overlap = allow_overlap;
+        o.allow_missing = allow_missing;
+        o.labels = std::move(labels);
+        return merge(parts, o);
+      },
+      nb::arg("parts"), nb::arg("allow_overlap") = false, nb::arg("allow_missing") = false,
+      nb::arg("labels") = std::vector<std::string>{},
+      "Joins the shards of one sweep into one Results (kscope::merge).");
 }
 
 }  // namespace kscope::python

@@ -6,11 +6,12 @@
 // the Python tests drive decorators, annotations and info collectors end to end on a CPU. The only
 // binding source that uses the engine's internal headers (src/).
 
+#include <cstdlib>
 #include <mutex>
 #include <utility>
 
 #include "api/in_process_session.hpp"
-#include "api/resume.hpp"
+#include "api/sweep_plan.hpp"
 #include "bindings.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/collector.hpp"
@@ -87,17 +88,19 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   if (configs.empty()) throw ConfigError("configs cannot be empty");
   validate_info_collectors(options.info_collectors, configs.front().names(), name);
   for (std::size_t i = 0; i < configs.size(); ++i) configs[i].set_index(i);
-  const Logger log(options);
-  std::optional<ResumePlan> resume;
-  if (!options.resume.empty()) resume = plan_resume(name, configs, options, log);
+  Options opt = options;
+  const ShardSpec shard = resolve_shard(opt.shard, [](const char* v) { return std::getenv(v); });
+  opt.output_prefix = shard_prefix(opt.output_prefix, shard);
+  const Logger log(opt);
+  SweepPlan plan = plan_sweep(name, configs, opt, log);
   InProcessTool tool;
   tool.metadata.gpu = "none (CPU test session)";
   tool.metadata.host = "localhost";
   tool.metadata.tool = options.tool;
   tool.collector = std::make_unique<AnnotationCountingCollector>();
   tool.environment = std::make_unique<NoDevice>();
-  tool.monitor = std::make_unique<thermal::RunMonitor>(options, log, nullptr, [] { return 0; });
-  return run_in_process(name, 0, configs, fn, options, std::move(resume), std::move(tool));
+  tool.monitor = std::make_unique<thermal::RunMonitor>(opt, log, nullptr, [] { return 0; });
+  return run_in_process(name, 0, configs, fn, opt, std::move(plan), std::move(tool));
 }
 
 }  // namespace kscope::python

@@ -2,7 +2,8 @@
 # when something is missing. Sourced by scripts/demo.sh, scripts/test.sh and .ci/run; also
 # runnable on its own: scripts/lib/install_deps.sh [demo|test]
 #
-#   demo: cmake ninja-build g++ nlohmann-json3-dev libcli11-dev (library, CLI, C++ examples)
+#   demo: cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libexpat1-dev
+#         (library, CLI, C++ examples)
 #   test: the above and libgtest-dev python3 python3-dev python3-venv
 #         (the C++ and Python tests; the Python packages come from PyPI, scripts/lib/python_env.sh)
 #         and, optionally, locales (the comma-decimal locale test skips without it)
@@ -21,6 +22,7 @@ kscope_missing_packages() {
   command -v g++ >/dev/null || echo g++
   [ -f /usr/include/nlohmann/json.hpp ] || echo nlohmann-json3-dev
   [ -f /usr/include/CLI/CLI.hpp ] || echo libcli11-dev
+  [ -f /usr/include/expat.h ] || echo libexpat1-dev  # the sanitizer's XML reports
   [ "$profile" = test ] || return 0
   [ -f /usr/include/gtest/gtest.h ] || echo libgtest-dev
   local py=${PYTHON:-python3}

@@ -10,7 +10,8 @@ namespace kscope {
 
 Results profile_external(const ToolEntry& tool, std::string_view name, int id,
                          const std::vector<Config>& configs, const Options& opt,
-                         std::optional<ResumePlan> resume) {
+                         SweepPlan plan) {
+  std::optional<ResumePlan>& resume = plan.resume;
   Results::Data d = session_data(name, id, opt, configs);
   const Logger log(opt);
   auto external = tool.make_external(opt);
@@ -19,7 +20,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   const std::string prefix = resolve_output_prefix(opt.output_prefix);
   d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
   const auto journal = open_journal(d, resume ? &*resume : nullptr);
-  const std::vector<Config>& to_measure = resume ? resume->to_measure : configs;
+  const std::vector<Config>& to_measure = plan.to_measure;
   log.box("Profiling " + d.name, std::to_string(to_measure.size()) + " configurations, " +
                                      std::to_string(opt.runs) + " runs each");
   log.info("Journal: " + d.journal_path);
@@ -55,6 +56,8 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   if (!run.metadata.gpu.empty() || !resume) d.metadata = run.metadata;
   d.metadata.tool = tool_name;
   d.metadata.tool_version = tool_version;
+  d.metadata.shard_index = static_cast<int>(plan.shard.index);
+  d.metadata.shard_count = static_cast<int>(plan.shard.count);
   d.findings = std::move(run.findings);
   d.metadata.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -7,18 +7,18 @@
 #include <string_view>
 #include <vector>
 
-#include "api/resume.hpp"
+#include "api/sweep_plan.hpp"
 #include "collect/tool_registry.hpp"
 #include "kscope/profile.hpp"
 
 namespace kscope {
 
-/// Runs session (`name`, `id`) with `tool` (which has make_external) over `configs` (what
-/// `resume` leaves of them), then extraction and statistics as for in-process tools. Each part
+/// Runs session (`name`, `id`) of the sweep `configs` with `tool` (which has make_external) over
+/// `plan.to_measure`, then extraction and statistics as for in-process tools. Each part
 /// the tool hands over is journaled at once (the measurements do not exist in this process
 /// before the tool's report of that part has been read).
 [[nodiscard]] Results profile_external(const ToolEntry& tool, std::string_view name, int id,
                                        const std::vector<Config>& configs, const Options& options,
-                                       std::optional<ResumePlan> resume);
+                                       SweepPlan plan);
 
 }  // namespace kscope

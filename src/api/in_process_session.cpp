@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "api/device_lock.hpp"
 #include "api/output_prefix.hpp"
 #include "api/session_tables.hpp"
 #include "core/session.hpp"
@@ -35,15 +36,18 @@ class MonitoredEnvironment : public RunEnvironment {
 }  // namespace
 
 Results run_in_process(std::string_view name, int id, const std::vector<Config>& configs,
-                       const Benchmark& fn, const Options& opt, std::optional<ResumePlan> resume,
+                       const Benchmark& fn, const Options& opt, SweepPlan plan,
                        InProcessTool tool) {
   Results::Data d = session_data(name, id, opt, configs);
   d.metadata = tool.metadata;
+  d.metadata.shard_index = static_cast<int>(plan.shard.index);
+  d.metadata.shard_count = static_cast<int>(plan.shard.count);
+  std::optional<ResumePlan>& resume = plan.resume;
   const Logger log(opt);
   const std::string prefix = resolve_output_prefix(opt.output_prefix);
   d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
   const auto journal = open_journal(d, resume ? &*resume : nullptr);
-  const std::vector<Config>& to_measure = resume ? resume->to_measure : configs;
+  const std::vector<Config>& to_measure = plan.to_measure;
 
   log.box("Profiling " + d.name, std::to_string(to_measure.size()) + " configurations, " +
                                      std::to_string(opt.runs) + " runs each");
@@ -56,6 +60,8 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   const auto t0 = std::chrono::steady_clock::now();
   Session::Output out;
   if (!to_measure.empty()) {
+    std::optional<DeviceLock> lock;
+    if (plan.shard.sharded() && !d.metadata.uuid.empty()) lock.emplace(d.metadata.uuid, log);
     out = session.run(info, to_measure, fn);
   } else {
     journal->close("");  // a journal holding every config complete leaves nothing to measure

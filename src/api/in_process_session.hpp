@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/resume.hpp"
+#include "api/sweep_plan.hpp"
 #include "core/collector.hpp"
 #include "core/logger.hpp"
 #include "core/run_environment.hpp"
@@ -26,11 +26,11 @@ struct InProcessTool {
   std::unique_ptr<thermal::RunMonitor> monitor;   ///< thermal guard and telemetry
 };
 
-/// Runs session (`name`, `id`) over `configs` (what `resume` leaves of them) with `tool`,
-/// journaling as it goes, and returns the Results of the whole sweep.
+/// Runs session (`name`, `id`) of the sweep `configs` over `plan.to_measure` with `tool`,
+/// journaling as it goes (a sharded process holding its GPU's DeviceLock), and returns the
+/// Results of the sweep: what was measured plus what the resumed journal carried over.
 [[nodiscard]] Results run_in_process(std::string_view name, int id,
                                      const std::vector<Config>& configs, const Benchmark& fn,
-                                     const Options& options, std::optional<ResumePlan> resume,
-                                     InProcessTool tool);
+                                     const Options& options, SweepPlan plan, InProcessTool tool);
 
 }  // namespace kscope

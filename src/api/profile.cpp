@@ -3,10 +3,13 @@
 
 #include "kscope/profile.hpp"
 
+#include <cstdlib>
+
 #include "api/child_session.hpp"
 #include "api/external_session.hpp"
 #include "api/in_process_session.hpp"
 #include "api/output_prefix.hpp"
+#include "api/sweep_plan.hpp"
 #include "collect/tool_registry.hpp"
 #include "core/logger.hpp"
 #include "cuda/device.hpp"
@@ -59,15 +62,24 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   const int id = next_session_id(std::string(name));
   // In a program re-run under ncu or compute-sanitizer only the marked session runs
   // (docs/tools/ncu.md); re-executing tools start such a child instead of measuring here.
+  // A sharded process measures on the GPU of its local rank (the re-run child of ncu too).
+  const ShardSpec shard = resolve_shard(opt.shard, [](const char* v) { return std::getenv(v); });
   if (const auto marker = subprocess::ChildMarker::from_environment()) {
+    if (shard.local_rank) cuda::select_device(*shard.local_rank);
     return run_child_session(*marker, name, id, configs, fn, opt);
   }
+  if (shard.sharded()) {
+    // Every file of a rank is named by it; ranks other than 0 leave the progress display to
+    // rank 0 (a display of the caller's own is kept).
+    opt.output_prefix = shard_prefix(resolve_output_prefix(opt.output_prefix), shard);
+    if (shard.index != 0 && !opt.on_progress) opt.on_progress = [](const ProgressUpdate&) {};
+  }
   const Logger log(opt);
-  std::optional<ResumePlan> resume;
-  if (!opt.resume.empty()) resume = plan_resume(name, configs, opt, log);
-  if (tool.make_external) return profile_external(tool, name, id, configs, opt, std::move(resume));
+  SweepPlan plan = plan_sweep(name, configs, opt, log);
+  if (tool.make_external) return profile_external(tool, name, id, configs, opt, std::move(plan));
 
   InProcessTool parts;
+  if (shard.local_rank) cuda::select_device(*shard.local_rank);
   parts.device = cuda::require_device();
   parts.metadata = cuda::device_metadata(parts.device);
   parts.collector = tool.make(opt);
@@ -77,7 +89,7 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   // Before each run: thermal guard, then telemetry; the environment flushes the cache at every
   // annotated region's entry.
   parts.monitor = thermal::RunMonitor::create(opt, log);
-  return run_in_process(name, id, configs, fn, opt, std::move(resume), std::move(parts));
+  return run_in_process(name, id, configs, fn, opt, std::move(plan), std::move(parts));
 }
 
 }  // namespace kscope

@@ -5,70 +5,11 @@
 #include <map>
 #include <set>
 
+#include "api/sweep_identity.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
-#include "report/json_codec.hpp"
 
 namespace kscope {
-namespace {
-
-// Options that change what is shown or written, not what is measured.
-const std::set<std::string>& free_options() {
-  static const std::set<std::string> keys = {
-      "verbosity",       "output_prefix", "output_csv",         "resume",
-      "on_config_error", "reexec_argv",   "reexec_unavailable", "derive_metric",
-      "combine_kernel_metrics", "ncu_part_seconds"};
-  return keys;
-}
-
-[[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw InvalidArgument("Invalid resume '" + path + "': " + why +
-                        ". Resume with the session, configs and options that wrote the journal, "
-                        "or leave resume empty to measure the sweep anew.");
-}
-
-void check_options(const std::string& path, const Options& there, const Options& here) {
-  const report::Json a = report::to_json(there);
-  const report::Json b = report::to_json(here);
-  std::set<std::string> keys;
-  for (const auto& [key, value] : a.items()) keys.insert(key);
-  for (const auto& [key, value] : b.items()) keys.insert(key);
-  for (const auto& key : keys) {
-    if (free_options().count(key) != 0) continue;
-    const report::Json& va = a.contains(key) ? a.at(key) : report::Json();
-    const report::Json& vb = b.contains(key) ? b.at(key) : report::Json();
-    if (va != vb) {
-      refuse(path, "the journal was written with " + key + "=" + report::to_text(va) +
-                       ", this session has " + key + "=" + report::to_text(vb));
-    }
-  }
-}
-
-void check_configs(const std::string& path, const std::vector<Config>& there,
-                   const std::vector<std::string>& parameters, const std::vector<Config>& here) {
-  if (!here.empty() && parameters != here.front().names()) {
-    refuse(path, "the journal's parameters are " + report::to_text(report::Json(parameters)) +
-                     ", this session's are " +
-                     report::to_text(report::Json(here.front().names())));
-  }
-  // Both sides through the journal's encoding, so that a value compares as it was stored.
-  const report::Json a = report::configs_to_json(there);
-  const report::Json stored = report::configs_to_json(here);
-  const report::Json b = report::configs_to_json(
-      report::configs_from_json(report::JsonField(stored), parameters));
-  if (a.size() != b.size()) {
-    refuse(path, "the journal holds " + std::to_string(a.size()) + " configs, this session has " +
-                     std::to_string(b.size()));
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i]["values"] != b[i]["values"]) {
-      refuse(path, "config " + std::to_string(i) + " is (" + there[i].label() +
-                       ") in the journal and (" + here[i].label() + ") here");
-    }
-  }
-}
-
-}  // namespace
 
 ResumePlan plan_resume(std::string_view name, const std::vector<Config>& configs,
                        const Options& options, const Logger& log) {
@@ -81,12 +22,11 @@ ResumePlan plan_resume(std::string_view name, const std::vector<Config>& configs
   }
   report::JournalContents c = report::read_journal(path);
   for (const auto& w : c.data.load_warnings) log.warn(w);
-  if (c.data.name != name) {
-    refuse(path, "the journal is of session '" + c.data.name + "', this session is '" +
-                     std::string(name) + "'");
+  if (const auto difference = sweep_difference(c.data, name, configs, options)) {
+    throw InvalidArgument("Invalid resume '" + path + "': " + *difference +
+                          ". Resume with the session, configs and options that wrote the "
+                          "journal, or leave resume empty to measure the sweep anew.");
   }
-  check_configs(path, c.data.configs, c.data.parameters, configs);
-  check_options(path, c.data.options, options);
 
   std::set<std::size_t> failed;
   for (const auto& f : c.data.failures) failed.insert(f.config);

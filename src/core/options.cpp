@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/number_format.hpp"
+#include "core/shard.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -144,6 +145,12 @@ void Options::validate() const {
     throw InvalidArgument("Invalid ncu_part_seconds " + format_shortest(ncu_part_seconds) +
                           ". Expected a number of seconds > 0 (how long one re-run under ncu "
                           "measures before its part is journaled).");
+  }
+  (void)resolve_shard(shard == "auto" ? std::string() : shard, [](const char*) { return nullptr; });
+  if (!shard_balance.empty() && shard.empty()) {
+    throw InvalidArgument("shard_balance '" + shard_balance +
+                          "' is given without shard: set shard to 'auto' or 'i/n', or leave "
+                          "shard_balance empty.");
   }
   check_sanitizer_options(*this);
   validate_info_collectors(info_collectors);

@@ -71,6 +71,32 @@ void reset_device() noexcept {
   (void)cudaGetLastError();
 }
 
+namespace {
+
+// "GPU-6a5f2c1e-...": the UUID as nvidia-smi -L prints it.
+std::string uuid_text(const cudaUUID_t& uuid) {
+  static const char* hex = "0123456789abcdef";
+  std::string out = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+    out += hex[byte >> 4];
+    out += hex[byte & 0xF];
+  }
+  return out;
+}
+
+}  // namespace
+
+void select_device(int local_rank) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return;  // require_device() says why
+  }
+  KSCOPE_CUDA_CHECK(cudaSetDevice(local_rank % count));
+}
+
 Metadata device_metadata(int device) {
   Metadata m;
   m.device = device;
@@ -79,6 +105,7 @@ Metadata device_metadata(int device) {
   m.gpu = prop.name;
   char bus[32] = {0};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) == cudaSuccess) m.pci_bus_id = bus;
+  m.uuid = uuid_text(prop.uuid);
   m.compute_capability = prop.major * 10 + prop.minor;
   m.sm_count = prop.multiProcessorCount;
   m.l2_cache_bytes = prop.l2CacheSize;

@@ -20,6 +20,10 @@ int require_device();
 /// kscope version and the current time.
 [[nodiscard]] Metadata device_metadata(int device);
 
+/// Makes device `local_rank` mod the number of visible devices current (CUDA_VISIBLE_DEVICES
+/// applies): the GPU of a sharded process's local rank. Nothing without a device.
+void select_device(int local_rank);
+
 /// Destroys the primary context of the current device (cudaDeviceReset), ignoring errors (the
 /// context may already be broken). For a re-executed child before it exits: an external tool
 /// such as compute-sanitizer finishes its report (e.g. its leak check) when the context goes.

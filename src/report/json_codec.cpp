@@ -85,6 +85,8 @@ Json to_json(const Options& o) {
               {"on_config_error", o.on_config_error},
               {"resume", o.resume},
               {"ncu_part_seconds", o.ncu_part_seconds},
+              {"shard", o.shard},
+              {"shard_balance", o.shard_balance},
               {"thermal_mode", o.thermal_mode},
               {"thermal_wait", optional_int(o.thermal_wait)},
               {"thermal_cont", optional_int(o.thermal_cont)},
@@ -129,6 +131,8 @@ void options_from_json(const JsonField& j, Options* o) {
   o->on_config_error = j.value("on_config_error", o->on_config_error);
   o->resume = j.value("resume", o->resume);
   o->ncu_part_seconds = j.value("ncu_part_seconds", o->ncu_part_seconds);
+  o->shard = j.value("shard", o->shard);
+  o->shard_balance = j.value("shard_balance", o->shard_balance);
   o->thermal_mode = j.value("thermal_mode", o->thermal_mode);
   if (j.json().contains("thermal_wait")) o->thermal_wait = j.optional<int>("thermal_wait");
   if (j.json().contains("thermal_cont")) o->thermal_cont = j.optional<int>("thermal_cont");
@@ -212,6 +216,7 @@ Json to_json(const Metadata& m) {
   return Json{{"gpu", m.gpu},
               {"device", m.device},
               {"pci_bus_id", m.pci_bus_id},
+              {"uuid", m.uuid},
               {"compute_capability", m.compute_capability},
               {"sm_count", m.sm_count},
               {"l2_cache_bytes", m.l2_cache_bytes},
@@ -224,7 +229,9 @@ Json to_json(const Metadata& m) {
               {"tool", m.tool},
               {"tool_version", m.tool_version},
               {"started_at", m.started_at},
-              {"wall_seconds", m.wall_seconds}};
+              {"wall_seconds", m.wall_seconds},
+              {"shard_index", m.shard_index},
+              {"shard_count", m.shard_count}};
 }
 
 Metadata metadata_from_json(const JsonField& j) {
@@ -232,6 +239,9 @@ Metadata metadata_from_json(const JsonField& j) {
   m.gpu = j.value("gpu", m.gpu);
   m.device = j.value("device", m.device);
   m.pci_bus_id = j.value("pci_bus_id", m.pci_bus_id);
+  m.uuid = j.value("uuid", m.uuid);
+  m.shard_index = j.value("shard_index", m.shard_index);
+  m.shard_count = j.value("shard_count", m.shard_count);
   m.compute_capability = j.value("compute_capability", m.compute_capability);
   m.sm_count = j.value("sm_count", m.sm_count);
   m.l2_cache_bytes = j.value("l2_cache_bytes", m.l2_cache_bytes);

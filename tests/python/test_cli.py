@@ -16,7 +16,7 @@ from kscope import __main__ as cli
 from kscope import _engine_cli
 
 ROOT = os.path.dirname(PYTHON_DIR)
-ENGINE_COMMANDS = ("show", "query-metrics", "check-metrics", "import-ncu")
+ENGINE_COMMANDS = ("show", "query-metrics", "check-metrics", "import-ncu", "merge")
 
 
 def _engine_tool_built() -> bool:

@@ -278,6 +278,8 @@ class KernelSettings:
     on_config_error: str = "raise"
     resume: str | None = None
     ncu_part_seconds: float = 60.0
+    shard: str | None = None
+    shard_balance: str | None = None
     #: How messages name the decorator: ``<package>.analyze.kernel()``, with the package the
     #: user imported (:func:`kscope.utils.user_package_name`).
     call_name: str = "kscope.analyze.kernel()"
@@ -313,6 +315,16 @@ def _choice(option: str, value: Any) -> str:
         allowed = " or ".join(f"'{v}'" for v in native.allowed_values(option))
         raise InvalidArgumentError(f"Invalid {option} {value!r}. Expected {allowed}.")
     return value
+
+
+def _shard(value: Any) -> str | None:
+    """``shard=``: None, ``"auto"`` or ``(i, n)`` as the engine's ``"i/n"``."""
+    if value is None or isinstance(value, str):
+        return value
+    if (isinstance(value, tuple) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):  # fmt: skip
+        return f"{value[0]}/{value[1]}"
+    raise TypeError(f"shard must be None, 'auto' or a tuple (i, n) of ints, got {value!r}")
 
 
 def _verbosity(value: Any) -> VerbosityLevel:
@@ -364,7 +376,8 @@ def make_settings(**options: Any) -> KernelSettings:
         o["ncu_part_seconds"], (int, float)
     ):
         raise TypeError(f"ncu_part_seconds must be a number, got {o['ncu_part_seconds']!r}")
-    for name in ("normalize_against", "output_prefix", "resume"):
+    o["shard"] = _shard(o.get("shard"))
+    for name in ("normalize_against", "output_prefix", "resume", "shard_balance"):
         if o[name] is not None and not isinstance(o[name], str):
             raise TypeError(f"{name} must be a str or None, got {o[name]!r}")
     if not isinstance(o["output_csv"], bool):
@@ -438,6 +451,8 @@ def engine_options(
     o.on_config_error = settings.on_config_error
     o.resume = settings.resume or ""
     o.ncu_part_seconds = float(settings.ncu_part_seconds)
+    o.shard = settings.shard or ""
+    o.shard_balance = settings.shard_balance or ""
     o.call_name = settings.call_name
     o.reexec_argv, o.reexec_unavailable = reexec_command()
     settings.thermal.apply(o)
@@ -633,24 +648,45 @@ class ProfileResults:
         )
 
 
-def load(path: str | os.PathLike[str]) -> ProfileResults:
+def load(
+    path: str | os.PathLike[str],
+    *more: str | os.PathLike[str],
+    allow_overlap: bool = False,
+    allow_missing: bool = False,
+) -> ProfileResults:
     """Reads a saved result back: a JSON file written by :meth:`ProfileResults.to_json` or by
     a C++ program (``Results::write_json``), or a session journal (``.jsonl``), finished or
     not. Lists and dicts in configs come back as lists and dicts; tuples as lists.
 
+    With several paths, they are the shards of one sweep (``shard=``, docs/scale-out.md) and
+    are merged into the result of the whole sweep (``kscope::merge``): a config measured by two
+    shards or by none is refused unless ``allow_overlap`` (the first shard's values are kept) or
+    ``allow_missing`` is set.
+
     Raises:
-        FileFormatError: the file is malformed (the message names the file, the JSON path or
+        FileFormatError: a file is malformed (the message names the file, the JSON path or
             line, what was expected and what was found).
+        InvalidArgumentError: the files are not the shards of one sweep, or overlap, or leave
+            configs out.
 
     Warns:
         FileFormatWarning: once per malformed journal line that was skipped (the lines after
-            it still load; ``complete`` is then False).
+            it still load; ``complete`` is then False), and when shards were measured on
+            different GPU models.
     """
-    path = os.fspath(path)
-    results = native.Results.load(path)
-    for text in results.load_warnings:
+    paths = [os.fspath(p) for p in (path, *more)]
+    parts = []
+    for p in paths:
+        results = native.Results.load(p)
+        for text in results.load_warnings:
+            warnings.warn(str(text), FileFormatWarning, stacklevel=2)
+        parts.append(results)
+    if len(parts) == 1:
+        return ProfileResults(parts[0], read_config_values(paths[0], len(parts[0].configs)))
+    merged = native.merge(parts, allow_overlap, allow_missing, paths)
+    for text in merged.load_warnings:
         warnings.warn(str(text), FileFormatWarning, stacklevel=2)
-    return ProfileResults(results, read_config_values(path, len(results.configs)))
+    return ProfileResults(merged, read_config_values(paths[0], len(merged.configs)))
 
 
 def load_ncu(

@@ -1,10 +1,12 @@
 #pragma once
-// A small XML reader for compute-sanitizer's reports (the machines have no XML library). It reads
-// what documents of that kind contain: the XML declaration, comments, processing instructions, a
-// DOCTYPE without internal subset, elements with attributes, character data with the predefined
-// and numeric entities, CDATA sections. Malformed input (a truncated file, mismatched tags, an
-// unknown entity) is a kscope::ToolError naming the file, line and column; it never crashes, and
-// nesting is limited so that hostile input cannot exhaust the stack (the reader is iterative).
+// The XML reader for compute-sanitizer's reports: expat (libexpat1-dev; libexpat.so.1 is part of
+// every Debian and Ubuntu system) parses the document and this tree is built from its callbacks.
+// The text is taken as UTF-8 whatever its declaration says (the caller escapes bytes that are
+// not), and entities declared in a DOCTYPE are not expanded (a reference to one is an unknown
+// entity). Malformed input (a truncated file, mismatched tags, an unknown entity) is a
+// kscope::ToolError naming the file, line and column (collect/sanitizer/xml_error_text.hpp); it
+// never crashes, and nesting is limited to kMaxXmlDepth (expat is not recursive; the limit bounds
+// the tree built here).
 
 #include <string>
 #include <string_view>

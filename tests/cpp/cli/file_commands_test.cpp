@@ -130,7 +130,7 @@ TEST(CliExitCodes, UnknownSubcommandIsNamed) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,
             "kscope: unknown subcommand 'frobnicate' (expected one of: show, query-metrics, "
-            "check-metrics, import-ncu). Run 'kscope --help' for usage.\n");
+            "check-metrics, import-ncu, merge). Run 'kscope --help' for usage.\n");
 }
 
 TEST(CliExitCodes, UsageErrorsExitTwo) {

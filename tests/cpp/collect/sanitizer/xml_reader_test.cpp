@@ -1,5 +1,5 @@
-// The small XML reader: what compute-sanitizer's reports contain, and malformed input (a clear
-// error with line and column, never a crash).
+// The XML reader (expat underneath): what compute-sanitizer's reports contain, and malformed
+// input (a clear error with line and column, never a crash).
 #include "collect/sanitizer/xml_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -98,6 +98,46 @@ TEST(XmlReaderTest, MalformedTagsAndAttributes) {
   EXPECT_TRUE(has(error_of("<1a></1a>"), "expected element name"));
   EXPECT_TRUE(has(error_of("<a></a><b/>"), "content after the end of the root element </a>"));
   EXPECT_TRUE(has(error_of("<a><!ELEMENT x></a>"), "unexpected markup declaration"));
+}
+
+TEST(XmlReaderTest, CutTagsAndDeclarationsSayWhere) {
+  EXPECT_EQ(error_of("<a><b x=\"1"),
+            "cannot read test.xml: line 1, column 7: unterminated value of attribute 'x'");
+  EXPECT_TRUE(has(error_of("<a x='1' /"), "the document ends inside the tag <a>: the file is"));
+  EXPECT_TRUE(has(error_of("<a>x</a"), "ends inside the closing tag </a: the file is truncated"));
+  EXPECT_TRUE(has(error_of("<a><?pi"), "unterminated processing instruction"));
+  EXPECT_TRUE(has(error_of("<!DOCTYPE r"), "line 1, column 1: unterminated DOCTYPE"));
+  EXPECT_TRUE(has(error_of("<a>&am"), "'&' that does not start an entity reference"));
+}
+
+TEST(XmlReaderTest, WhatXmlForbidsAndTheOldReaderTookIsNamed) {
+  // XML 1.0 has no control characters but tab, newline and carriage return, and "]]>" only
+  // ends a CDATA section.
+  EXPECT_TRUE(has(error_of("<a>x\x01</a>"), "line 1, column 5: character U+0001 is not allowed"));
+  EXPECT_TRUE(has(error_of("<a x='\x02'/>"), "column 7: character U+0002 is not allowed in XML"));
+  EXPECT_TRUE(has(error_of("<a>]]></a>"), "column 4: ']]>' in character data (write ]]&gt;)"));
+  EXPECT_TRUE(has(error_of("<a x y='1'/>"), "expected '=' after attribute 'x'"));
+  EXPECT_TRUE(
+      has(error_of("<a x='1' 9/>"), "expected an attribute name, '>' or '/>' in the tag <a>"));
+  EXPECT_TRUE(has(error_of("<a></>"), "expected closing tag"));
+  // Without a better text, expat's own.
+  EXPECT_TRUE(
+      has(error_of("<a><?xml version='1.0'?></a>"), "XML or text declaration not at start"));
+}
+
+TEST(XmlReaderTest, EntitiesOfADoctypeAreNotExpanded) {
+  EXPECT_TRUE(has(error_of("<!DOCTYPE r [ <!ENTITY x \"y\"> ]><r>&x;</r>"),
+                  "line 1, column 36: unknown entity '&x;'"));
+  EXPECT_TRUE(has(error_of("<!DOCTYPE r SYSTEM \"r.dtd\"><r>&x;</r>"), "unknown entity '&x;'"));
+  EXPECT_TRUE(has(error_of("<r><c x='&amp;&bad;'/></r>"), "column 15: unknown entity '&bad;'"));
+  EXPECT_TRUE(has(error_of("<!DOCTYPE r [ <!ENTITY x \"y\"> ]>\n<r><c a='&lt;' b='&x;'/></r>"),
+                  "line 2, column 19: unknown entity '&x;'"));
+}
+
+TEST(XmlReaderTest, TheTextIsUtf8WhateverItsDeclarationSays) {
+  const auto root =
+      parse_xml("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>caf\xC3\xA9</a>", "t");
+  EXPECT_EQ(root.text, "caf\xC3\xA9");
 }
 
 TEST(XmlReaderTest, DeepNestingIsRefusedNotACrash) {

@@ -1,0 +1,47 @@
+#include "merge.hpp"
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kscope/kscope.hpp"
+
+namespace kscope::cli {
+
+void add_merge(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> paths;
+    std::string out;
+    MergeOptions options;
+  };
+  auto args = std::make_shared<Args>();
+  auto* merge_cmd = app.add_subcommand(
+      "merge", "Join the shards of one sweep (results .json or journals .jsonl) into one result");
+  merge_cmd->add_option("paths", args->paths, "the shards' results or journals")
+      ->required()
+      ->check(CLI::ExistingFile);
+  merge_cmd->add_option("-o,--output", args->out, "write the merged result as JSON to this file");
+  merge_cmd->add_flag("--allow-overlap", args->options.allow_overlap,
+                      "keep the first part's values of a config measured twice");
+  merge_cmd->add_flag("--allow-missing", args->options.allow_missing,
+                      "merge even when no part measured some configs");
+  merge_cmd->callback([args] {
+    std::vector<Results> parts;
+    for (const auto& p : args->paths) {
+      parts.push_back(Results::load(p));
+      for (const auto& w : parts.back().load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
+    }
+    MergeOptions options = args->options;
+    options.labels = args->paths;
+    const Results merged = merge(parts, options);
+    for (const auto& w : merged.load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
+    merged.print(std::cout);
+    if (!args->out.empty()) {
+      merged.write_json(args->out);
+      std::cout << "Merged result: " << args->out << "\n";
+    }
+  });
+}
+
+}  // namespace kscope::cli

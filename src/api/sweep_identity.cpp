@@ -1,0 +1,72 @@
+#include "api/sweep_identity.hpp"
+
+#include <set>
+
+#include "report/json_codec.hpp"
+
+namespace kscope {
+namespace {
+
+const std::set<std::string>& free_options() {
+  static const std::set<std::string> keys = {
+      "verbosity",        "output_prefix",      "output_csv",     "resume",
+      "on_config_error",  "ncu_part_seconds",   "shard",          "shard_balance",
+      "reexec_argv",      "reexec_unavailable", "derive_metric",  "combine_kernel_metrics"};
+  return keys;
+}
+
+std::optional<std::string> option_difference(const Options& there, const Options& here,
+                                             const std::string& there_word,
+                                             const std::string& here_word) {
+  const report::Json a = report::to_json(there);
+  const report::Json b = report::to_json(here);
+  std::set<std::string> keys;
+  for (const auto& [key, value] : a.items()) keys.insert(key);
+  for (const auto& [key, value] : b.items()) keys.insert(key);
+  for (const auto& key : keys) {
+    if (free_options().count(key) != 0) continue;
+    const report::Json va = a.contains(key) ? a.at(key) : report::Json();
+    const report::Json vb = b.contains(key) ? b.at(key) : report::Json();
+    if (va != vb) {
+      return there_word + " was written with " + key + "=" + report::to_text(va) + ", " +
+             here_word + " has " + key + "=" + report::to_text(vb);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> sweep_difference(const Results::Data& there, std::string_view name,
+                                            const std::vector<Config>& configs,
+                                            const Options& options, const std::string& there_word,
+                                            const std::string& here_word) {
+  if (there.name != name) {
+    return there_word + " is of session '" + there.name + "', " + here_word + " is '" +
+           std::string(name) + "'";
+  }
+  const std::vector<std::string> parameters =
+      configs.empty() ? std::vector<std::string>{} : configs.front().names();
+  if (there.parameters != parameters) {
+    return there_word + "'s parameters are " + report::to_text(report::Json(there.parameters)) +
+           ", " + here_word + "'s are " + report::to_text(report::Json(parameters));
+  }
+  // Both sides through the saved encoding, so that a value compares as it was stored.
+  const report::Json a = report::configs_to_json(there.configs);
+  const report::Json stored = report::configs_to_json(configs);
+  const report::Json b = report::configs_to_json(
+      report::configs_from_json(report::JsonField(stored), there.parameters));
+  if (a.size() != b.size()) {
+    return there_word + " holds " + std::to_string(a.size()) + " configs, " + here_word +
+           " has " + std::to_string(b.size());
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i]["values"] != b[i]["values"]) {
+      return "config " + std::to_string(i) + " is (" + there.configs[i].label() + ") in " +
+             there_word + " and (" + configs[i].label() + ") here";
+    }
+  }
+  return option_difference(there.options, options, there_word, here_word);
+}
+
+}  // namespace kscope

@@ -1,0 +1,30 @@
+#pragma once
+// What a profile() call measures of its sweep: this process's shard of the configs
+// (Options::shard, balanced by Options::shard_balance) minus what the journal of Options::resume
+// already holds complete.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "api/resume.hpp"
+#include "core/logger.hpp"
+#include "core/shard.hpp"
+
+namespace kscope {
+
+struct SweepPlan {
+  ShardSpec shard;                  ///< this process's rank (count 1: not sharded)
+  std::vector<Config> to_measure;   ///< the configs to measure, with their sweep indices
+  std::optional<ResumePlan> resume; ///< what the resumed journal carries over
+};
+
+/// Resolves shard and resume for a sweep of `configs` (indices set). Throws InvalidArgument for
+/// a malformed shard, a shard_balance file of another sweep, or a journal of another sweep.
+[[nodiscard]] SweepPlan plan_sweep(std::string_view name, const std::vector<Config>& configs,
+                                   const Options& options, const Logger& log);
+
+/// `prefix` with the rank in front of the file names of a sharded process ("out/rank1-").
+[[nodiscard]] std::string shard_prefix(const std::string& prefix, const ShardSpec& shard);
+
+}  // namespace kscope

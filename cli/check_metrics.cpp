@@ -8,6 +8,7 @@
 
 #include "collect/cupti/collection_plan.hpp"
 #include "collect/cupti/metric_catalog.hpp"
+#include "collect/cupti/metric_name_rules.hpp"
 #include "metric_catalog_source.hpp"
 
 namespace kscope::cli {
@@ -20,10 +21,14 @@ struct CheckMetricsArgs {
 
 void run(const CheckMetricsArgs& a) {
   const auto catalog = open_catalog(a.chip);
-  const std::size_t passes = catalog.passes(a.metrics);  // validates; throws on unknown names
+  for (const auto& m : a.metrics) cupti::check_metric_name_syntax(m);
+  // The launch and device metrics need no counter: the cupti tool reads them from activity
+  // records and the device's attributes.
+  const auto counters = cupti::counter_metrics(a.metrics);
+  const std::size_t passes = counters.empty() ? 0 : catalog.passes(counters);  // validates
   std::size_t name_w = 0, type_w = 0, unit_w = 0;
   std::vector<cupti::MetricInfo> infos;
-  for (const auto& m : a.metrics) {
+  for (const auto& m : counters) {
     infos.push_back(*catalog.find(m));
     name_w = std::max(name_w, m.size());
     type_w = std::max(type_w, infos.back().type.size());
@@ -36,6 +41,11 @@ void run(const CheckMetricsArgs& a) {
               << pad(i.unit.empty() ? "-" : i.unit, std::max<std::size_t>(unit_w, 1)) << "  "
               << i.description << "\n";
   }
+  for (const auto& m : cupti::launch_metrics(a.metrics)) {
+    std::cout << "  ok  " << m << "  (launch/device metric: from the kernel's activity record and "
+              << "the device's attributes, no counter pass)\n";
+  }
+  if (counters.empty()) return;
   std::cout << "Replay passes: " << passes << "\n";
   std::cout << "  replay_mode 'kernel': "
             << cupti::plan_collection("kernel", "kernel", passes).describe() << "\n";

@@ -5,7 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/metric_catalog.hpp"
+#include "cuda/device_attributes.hpp"
 #include "metric_catalog_source.hpp"
 
 namespace kscope::cli {
@@ -16,6 +18,7 @@ struct QueryMetricsArgs {
   std::string filter;
   bool csv = false;
   bool list_chips = false;
+  bool launch = false;
 };
 
 std::string csv_field(const std::string& s) {
@@ -46,6 +49,11 @@ void print_table(const cupti::MetricCatalog& catalog, const std::vector<cupti::M
 }
 
 void run(const QueryMetricsArgs& a) {
+  if (a.launch) {
+    for (const auto& m : cupti::served_launch_metrics()) std::cout << m << "\n";
+    for (const auto& m : cuda::device_attribute_names()) std::cout << "device__attribute_" << m << "\n";
+    return;
+  }
   if (a.list_chips) {
     for (const auto& c : cupti::MetricCatalog::supported_chips()) std::cout << c << "\n";
     return;
@@ -78,6 +86,9 @@ void add_query_metrics(CLI::App& app) {
                 "Comma-separated output with a header row: \"Metric name\",\"Metric type\","
                 "\"Metric unit\",\"Metric description\"");
   cmd->add_flag("--list-chips", args->list_chips, "List the chip names --chip accepts and exit");
+  cmd->add_flag("--launch", args->launch,
+                "List the launch__ and device__attribute_ metrics the cupti tool serves from "
+                "kernel activity records and the device's attributes (no chip needed) and exit");
   cmd->footer(
       "Examples:\n"
       "  kscope query-metrics --chip GH100 --filter dram__bytes\n"

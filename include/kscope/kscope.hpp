@@ -2,6 +2,7 @@
 /// @file kscope.hpp
 /// Umbrella header: everything a kscope user needs.
 
+#include "kscope/aggregate.hpp"
 #include "kscope/annotation.hpp"
 #include "kscope/compare.hpp"
 #include "kscope/config.hpp"

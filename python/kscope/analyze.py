@@ -24,7 +24,7 @@ from .collection.core import (
 )
 from .thermovision import ThermalMode
 from .tools_manager import Tool, ToolName
-from .utils import VerbosityLevel
+from .utils import VerbosityLevel, user_package_name
 from .visualization import Aggregate, PlotOptions, PlotType, check_fields, render
 
 KernelFunction = Callable[..., ProfileResults]
@@ -350,6 +350,7 @@ def plot(
         raise ImportError("@kscope.analyze.plot needs matplotlib: pip install 'kernelscope[plot]'")
 
     path: str | os.PathLike[str] = filename
+    decorator = f"@{user_package_name()}.analyze.plot"  # as the user wrote it, for messages
 
     def decorate(func: KernelFunction) -> KernelFunction:
         if not callable(func):
@@ -368,7 +369,7 @@ def plot(
                     f"{type(results).__name__}"
                 )
             render(results.to_dataframe(), results.parameters, path, metric, options,
-                         results.name)  # fmt: skip
+                   results.name, decorator)  # fmt: skip
             return results
 
         return wrapper

@@ -26,7 +26,7 @@ from ._native import native
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Column names a collector may not take (nsight-python's set plus kscope's telemetry columns).
-RESERVED_COLUMNS = frozenset(native.reserved_column_names())
+RESERVED_COLUMN_NAMES = frozenset(native.reserved_column_names())
 
 
 class CollectionScope(Enum):
@@ -164,13 +164,19 @@ def _unused(annotation: str, config: Any) -> None:
 
 
 def validate_collectors(
-    collectors: Sequence[Collector], func_name: str, params: Sequence[str]
+    collectors: Sequence[Collector], func: Callable[..., Any] | None = None
 ) -> None:
-    """The engine's checks of the names (nsight-python's texts): duplicates, reserved column
-    names, names of the function's parameters. Raises
-    :class:`kscope.exceptions.InvalidArgumentError` (a ``ProfilerException``)."""
+    """The engine's checks of the collector names, with nsight-python's texts and signature:
+    duplicates, reserved column names and, when ``func`` (the decorated function) is given,
+    names of its parameters. Raises :class:`kscope.exceptions.InvalidArgumentError` (a
+    ``ProfilerException``) before any profiling work."""
+    params: list[str] = []
+    if func is not None:
+        params = [p.name for p in inspect.signature(func).parameters.values()
+                  if p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+    name = getattr(func, "__name__", "") if func is not None else ""
     engine = [native.InfoCollector(n, _ENGINE_SCOPES[s], _unused) for n, _, s in collectors]
-    native.validate_info_collectors(engine, list(params), func_name)
+    native.validate_info_collectors(engine, params, name)
 
 
 def bind_args_to_signature(

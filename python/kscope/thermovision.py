@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from ._native import native
+
 ThermalMode = Literal["auto", "manual", "off"]
+
+#: The engine's defaults (kscope/options.hpp): thermal headroom in degC that pauses profiling
+#: and that ends a pause.
+DEFAULT_THERMAL_WAIT: int = int(native.DEFAULT_THERMAL_WAIT)
+DEFAULT_THERMAL_CONT: int = int(native.DEFAULT_THERMAL_CONT)
 
 
 class ThermalController:
@@ -23,9 +30,9 @@ class ThermalController:
         thermal_mode: ``"auto"`` (adaptive ``thermal_cont``), ``"manual"`` (fixed thresholds)
             or ``"off"``.
         thermal_wait: thermal headroom (degC) at or below which profiling pauses; None: the
-            engine's default (10).
-        thermal_cont: headroom at which a pause ends; None: the engine's default (20). Must be
-            greater than ``thermal_wait``.
+            engine's default (:data:`DEFAULT_THERMAL_WAIT`, 10).
+        thermal_cont: headroom at which a pause ends; None: the engine's default
+            (:data:`DEFAULT_THERMAL_CONT`, 20). Must be greater than ``thermal_wait``.
         thermal_timeout: longest pause in seconds; None: the engine's default (180).
         thermal_device: CUDA ordinal to watch; None: the device current before each run.
         verbose: accepted for nsight-python's signature; the engine prints thermal messages
@@ -45,8 +52,10 @@ class ThermalController:
         verbose: bool = False,
     ) -> None:
         self.thermal_mode: str = thermal_mode
-        self.thermal_wait = thermal_wait
-        self.thermal_cont = thermal_cont
+        self.thermal_wait = DEFAULT_THERMAL_WAIT if thermal_wait is None else thermal_wait
+        self.thermal_cont = DEFAULT_THERMAL_CONT if thermal_cont is None else thermal_cont
+        # Left unset, the engine names a threshold as its default in messages.
+        self._defaults = (thermal_wait is None, thermal_cont is None)
         self.thermal_timeout = thermal_timeout
         self.thermal_device = thermal_device
         self.verbose = bool(verbose)
@@ -59,8 +68,11 @@ class ThermalController:
     def apply(self, options: Any) -> None:
         """Writes these settings into the engine's ``Options`` (``kscope._kscope.Options``)."""
         options.thermal_mode = self.thermal_mode
-        options.thermal_wait = self.thermal_wait
-        options.thermal_cont = self.thermal_cont
+        wait_default, cont_default = self._defaults
+        options.thermal_wait = (None if wait_default and self.thermal_wait == DEFAULT_THERMAL_WAIT
+                                else self.thermal_wait)  # fmt: skip
+        options.thermal_cont = (None if cont_default and self.thermal_cont == DEFAULT_THERMAL_CONT
+                                else self.thermal_cont)  # fmt: skip
         options.thermal_timeout = self.thermal_timeout
         options.thermal_device = self.thermal_device
 
@@ -72,4 +84,4 @@ class ThermalController:
         )
 
 
-__all__ = ["ThermalController", "ThermalMode"]
+__all__ = ["DEFAULT_THERMAL_CONT", "DEFAULT_THERMAL_WAIT", "ThermalController", "ThermalMode"]

@@ -1,8 +1,9 @@
 """``kscope.transformation``: the engine's results as pandas DataFrames (nsight-python's
 ``nsight.transformation``): the processed and raw tables in nsight-python's column order
-(docs/output-schema.md) with the original Python objects in the parameter columns, and the
+(docs/output-schema.md) with the original Python objects in the parameter columns, the
 findings of the sanitizer tool (one row per finding, docs/tools/sanitizer.md; the engine carries
-them in its JSON document, so they are read from there).
+them in its JSON document, so they are read from there), and nsight-python's
+:func:`aggregate_data` over a raw frame.
 
 The statistics themselves (averages, deviations, CI95, normalisation, geomean) are computed by
 the engine (src/core/transformation*), for C++ and Python alike.
@@ -10,14 +11,16 @@ the engine (src/core/transformation*), for C++ and Python alike.
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ._native import native
+from .utils import VerbosityLevel
 
 
 def _object_column(values: Sequence[Any]) -> pd.Series:
@@ -222,7 +225,101 @@ def findings_frame(
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
 
 
+def _config_key(value: Any) -> Any:
+    # Configs are grouped by value where values compare as scalars, by identity for arrays and
+    # tensors (whose == is elementwise), by their text for lists and dicts (unhashable).
+    if getattr(value, "shape", None) is not None and not isinstance(value, (int, float, str)):
+        return ("object", id(value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("text", type(value).__name__, repr(value))
+    return ("value", value)
+
+
+def aggregate_data(
+    df: pd.DataFrame,
+    func: Callable[..., Any],
+    normalize_against: str | None,
+    verbosity: VerbosityLevel,
+) -> pd.DataFrame:
+    """nsight-python's ``aggregate_data``: a raw frame (one row per run: ``Annotation``,
+    ``Metric``, ``Value``, any other columns, then one column per parameter of ``func``, last)
+    grouped by annotation, metric and config with the engine's statistics
+    (``kscope::aggregate_rows``, as ``ProfileResults.to_dataframe()`` computes them).
+
+    Returns ``Annotation, Metric, <other columns: the group's first value>, <parameters>,
+    AvgValue, StdDev, MinValue, MaxValue, NumRuns, CI95_Lower, CI95_Upper, RelativeStdDevPct,
+    StableMeasurement, Normalized, [NormalizationValue], Geomean`` in first-appearance order; the
+    parameter columns hold the configs' objects (dicts, lists and tensors stay themselves).
+    """
+    if verbosity >= VerbosityLevel.INFO:
+        print("[kscope] Processing profiled data")
+    params = [p for p in inspect.signature(func).parameters.values()
+              if p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+    parameters = list(df.columns[-len(params):]) if params else []
+    others = [c for c in df.columns if c not in ("Annotation", "Metric", "Value", *parameters)]
+    keys: dict[tuple[Any, ...], int] = {}
+    configs: list[tuple[Any, ...]] = []
+    runs: dict[tuple[str, str, int], int] = {}
+    rows = []
+    first_of_group: dict[tuple[str, str, int], int] = {}
+    for position, record in enumerate(df.itertuples(index=False)):
+        values = dict(zip(df.columns, record))
+        config = tuple(values[c] for c in parameters)
+        key = tuple(_config_key(v) for v in config)
+        index = keys.setdefault(key, len(configs))
+        if index == len(configs):
+            configs.append(config)
+        row = native.RawRow()
+        row.annotation = str(values["Annotation"])
+        row.metric = str(values["Metric"])
+        row.value = float(values["Value"])
+        row.kernel = str(values.get("Kernel", ""))
+        unit = values.get("Unit")
+        row.unit = unit if isinstance(unit, str) else None
+        row.config = index
+        group = (row.annotation, row.metric, index)
+        row.run = runs.get(group, 0)
+        runs[group] = row.run + 1
+        first_of_group.setdefault(group, position)
+        rows.append(row)
+    processed = native.aggregate_rows(rows, normalize_against or "")
+    n = len(processed)
+    firsts = [first_of_group[(p.annotation, p.metric, p.config)] for p in processed]
+    columns: dict[str, Any] = {
+        "Annotation": [p.annotation for p in processed],
+        "Metric": [p.metric for p in processed],
+    }
+    for name in others:
+        columns[name] = _object_column([df[name].iloc[i] for i in firsts])
+    columns.update(_parameter_columns(parameters, configs, [p.config for p in processed]))
+    columns.update(
+        {
+            "AvgValue": np.array([p.avg for p in processed], dtype=float),
+            "StdDev": np.array([p.stddev for p in processed], dtype=float),
+            "MinValue": np.array([p.min for p in processed], dtype=float),
+            "MaxValue": np.array([p.max for p in processed], dtype=float),
+            "NumRuns": np.array([p.num_runs for p in processed], dtype=np.int64),
+            "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
+            "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
+            "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),
+            "StableMeasurement": pd.array([p.stable for p in processed], dtype="boolean"),
+            "Normalized": _object_column(
+                [False if p.normalized is None else p.normalized for p in processed]
+            ),
+        }
+    )
+    if any(p.normalized is not None for p in processed):
+        columns["NormalizationValue"] = np.array(
+            [np.nan if p.normalization_value is None else p.normalization_value for p in processed],
+            dtype=float,
+        )
+    columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
+    return pd.DataFrame(columns, index=pd.RangeIndex(n))
+
+
 __all__ = [
-    "LEADING_COLUMNS", "TRAILING_COLUMNS", "engine_findings", "findings_frame", "processed_frame",
-    "raw_frame",
+    "LEADING_COLUMNS", "TRAILING_COLUMNS", "aggregate_data", "engine_findings", "findings_frame",
+    "processed_frame", "raw_frame",
 ]  # fmt: skip

@@ -11,7 +11,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,39 @@ def find_external_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+def _external_frame() -> FrameType | None:
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return frame
+
+
+def user_package_name() -> str:
+    """The name under which the calling user code reaches this package, so that messages name
+    the call the user wrote: ``"nsight"`` after ``import kscope as nsight`` or through a module
+    ``nsight`` that re-exports kscope, else ``"kscope"``.
+
+    Looks for a package whose ``analyze`` is :mod:`kscope.analyze` among the globals of the
+    first frame outside kscope (an alias wins over ``kscope`` itself), then among the imported
+    top-level packages."""
+    analyze = sys.modules.get(__package__ + ".analyze")
+
+    def reexports(value: Any) -> bool:
+        # The module's own namespace only: getattr could run a lazy module's __getattr__.
+        if not isinstance(value, ModuleType):
+            return False
+        namespace = getattr(value, "__dict__", {})
+        return "__path__" in namespace and namespace.get("analyze") is analyze
+
+    frame = _external_frame()
+    globals_ = frame.f_globals if frame is not None else {}
+    names = [name for name, value in globals_.items() if reexports(value)]
+    names += [name for name, module in list(sys.modules.items())
+              if "." not in name and reexports(module)]
+    aliases = [name for name in names if name != __package__]
+    return aliases[0] if aliases else __package__
 
 
 def warn(message: str, category: type[Warning]) -> None:
@@ -179,5 +212,6 @@ __all__ = [
     "label",
     "notebook_progress",
     "row_panel",
+    "user_package_name",
     "warn",
 ]

@@ -220,15 +220,16 @@ def value_text(value: Any) -> str:
     return label(value)
 
 
-def select_metric(frame: pd.DataFrame, metric: str | None) -> str:
+def select_metric(frame: pd.DataFrame, metric: str | None,
+                  decorator: str = "@kscope.analyze.plot") -> str:
     """The metric to plot: ``metric`` if the results have it, else the only one there is
-    (nsight-python's texts)."""
+    (nsight-python's texts; ``decorator`` names the plot decorator as the user wrote it)."""
     found = list(pd.unique(frame["Metric"]))
     if metric is None:
         if len(found) > 1:
             raise InvalidArgumentError(
                 f"Cannot visualize multiple metrics ({len(found)} > 1) with the "
-                "@nsight.analyze.plot decorator. Please specify a metric to plot. "
+                f"{decorator} decorator. Please specify a metric to plot. "
                 f"The metrics found are: {found}"
             )
         if not found:
@@ -637,17 +638,18 @@ def render(
     metric: str | None,
     options: PlotOptions,
     name: str = "",
+    decorator: str = "@kscope.analyze.plot",
 ) -> Figure:
     """Plots ``metric`` of a processed frame: selects the metric, shapes the data, draws,
     calls ``options.plot_callback(fig)``, saves to ``filename`` (unless None) and prints the
-    data when asked. Returns the figure.
+    data when asked. Returns the figure. ``decorator`` names the plot decorator in messages.
 
     Raises:
         ValueError (:class:`kscope.exceptions.InvalidArgumentError`): metric selection, x_keys.
         kscope.exceptions.ProfilerException: a field that is not a parameter.
     """
     use_agg_without_display()
-    chosen = select_metric(frame, metric)
+    chosen = select_metric(frame, metric, decorator)
     title = options.title if options.title is not None else (name or "kscope results")
     data = shape(frame, parameters, chosen, options, title)
     fig = draw(data, options)

@@ -146,6 +146,8 @@ void bind_options(nb::module_& m) {
   m.def("allowed_values", &allowed_values, nb::arg("option"),
         "Allowed values of a string option (\"tool\", \"cache_control\", ...), in message order.");
   m.attr("TIME_METRIC") = kTimeMetric;
+  m.attr("DEFAULT_THERMAL_WAIT") = kDefaultThermalWait;
+  m.attr("DEFAULT_THERMAL_CONT") = kDefaultThermalCont;
 }
 
 }  // namespace kscope::python

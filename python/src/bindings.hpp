@@ -72,6 +72,7 @@ void bind_info_collectors(nb::module_& m);  // CollectionScope, InfoCollector, I
 void bind_options(nb::module_& m);     // Verbosity, DerivedValue, Options (options.hpp)
 void bind_results(nb::module_& m);     // Metadata, RawRow, ProcessedRow, Results (results.hpp)
 void bind_compare(nb::module_& m);     // CompareOptions, Comparison, compare (compare.hpp)
+void bind_aggregate(nb::module_& m);   // aggregate_rows (aggregate.hpp)
 void bind_annotation(nb::module_& m);  // begin/end_annotation, current_annotation
 void bind_profile(nb::module_& m);     // profile, version, device_available, available_tools
 

@@ -17,6 +17,7 @@ NB_MODULE(_kscope, m) {
   kscope::python::bind_options(m);
   kscope::python::bind_results(m);
   kscope::python::bind_compare(m);
+  kscope::python::bind_aggregate(m);
   kscope::python::bind_annotation(m);
   kscope::python::bind_profile(m);
 }

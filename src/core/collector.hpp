@@ -50,8 +50,13 @@ class Collector {
     (void)run;
     (void)pass;
   }
-  /// Records of every run completed so far that were not handed over yet.
+  /// Records of the runs completed so far that were not handed over yet.
   [[nodiscard]] virtual std::vector<KernelRecord> flush() { return {}; }
+  /// Whether flush() hands over every record of every run completed so far, so that the Session
+  /// can check finished runs against the kernel-count rules at once. Collectors that decode in
+  /// batches (the range profiler) or deliver nothing until end() say false; their runs are
+  /// checked when the session ends.
+  [[nodiscard]] virtual bool flush_is_complete() const { return false; }
   /// After the last run: stop tracing and hand over the remaining records.
   [[nodiscard]] virtual std::vector<KernelRecord> end() = 0;
   /// The session failed: stop tracing, leave the process usable. Must not throw.

@@ -12,7 +12,8 @@ void build_tables(std::vector<KernelRecord> records, std::vector<RunLog> runs, R
   const Options& opt = d->options;
   drop_failed_configs(d->failures, &runs, &records);
   const auto extracted =
-      extract(records, runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics});
+      extract(records, runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics,
+                              config_labels(d->configs)});
   d->raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, d->configs);
   // Without rows (a journal cut before its first runs, a sanitizer session, every config failed)
   // there is nothing to normalize, and no baseline to find.

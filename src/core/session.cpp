@@ -1,9 +1,13 @@
 #include "core/session.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
+#include <set>
 
 #include "core/annotation_registry.hpp"
+#include "core/annotation_runs.hpp"
+#include "core/extraction.hpp"
 #include "core/progress.hpp"
 #include "kscope/errors.hpp"
 
@@ -130,8 +134,21 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
   if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
   phases_.lap(SessionPhases::kJournal);
-  for (auto& log : pending_runs_) out.runs.push_back(std::move(log));
-  pending_runs_.clear();
+  std::vector<RunLog> runs;
+  runs.swap(pending_runs_);
+  if (counts_ && ignore_kernel_list_ && collector_.flush_is_complete()) {
+    // Only the runs that finished: the records of a run that failed (on_config_error "skip")
+    // belong to a config that is dropped.
+    std::set<RunId> finished;
+    for (const auto& log : runs) finished.insert(log.run);
+    for (auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) {
+      a.order.erase(std::remove_if(a.order.begin(), a.order.end(),
+                                   [&](const RunId& r) { return finished.count(r) == 0; }),
+                    a.order.end());
+      counts_->check(a);
+    }
+  }
+  for (auto& log : runs) out.runs.push_back(std::move(log));
   for (auto& r : records) out.records.push_back(std::move(r));
 }
 
@@ -143,6 +160,8 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   pending_runs_.clear();
   phases_ = SessionPhases{};
   InfoCollection info_collection(opt.info_collectors, log_);
+  counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
+  ignore_kernel_list_ = &opt.ignore_kernel_list;
   const RegionEntry region_entry(info_collection, &info_, env_, phases_);
   info_collection.collect_once();
   try {

@@ -6,11 +6,13 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/collector.hpp"
 #include "core/config_failure.hpp"
 #include "core/info_collection.hpp"
+#include "core/kernel_count_check.hpp"
 #include "core/session_phases.hpp"
 #include "core/logger.hpp"
 #include "core/progress.hpp"
@@ -47,6 +49,11 @@ class Session {
   /// on_config_error is "raise", what was measured is handed to the sink, the collector is
   /// stopped and the exception propagates; with "skip" an exception of `fn` fails its config
   /// (Output::failures) and the sweep goes on, unless the device is unusable afterwards.
+  /// With a collector whose flushes are complete (Collector::flush_is_complete: the cupti
+  /// tool's timing path), every batch of finished runs is checked against the kernel-count rules
+  /// as soon as its records arrive (core/kernel_count_check.hpp), so a config that breaks them
+  /// stops the sweep when it is measured (ExtractionError); otherwise extraction checks them
+  /// after the sweep.
   Output run(const SessionInfo& info, const std::vector<Config>& configs, const Benchmark& fn);
 
  private:
@@ -72,6 +79,8 @@ class Session {
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"
   std::function<bool()> stop_after_config_;
+  std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
+  const std::vector<std::string>* ignore_kernel_list_ = nullptr;
 };
 
 }  // namespace kscope

@@ -294,7 +294,7 @@ def test_return_value_warning(fake_engine):
         return 42
 
     with pytest.warns(RuntimeWarning, match="^Function 'f' returns a value, but the return value "
-                      "for a function which is decorated with nsight.analyze.kernel is ignored "
+                      "for a function which is decorated with kscope.analyze.kernel is ignored "
                       "and instead the ProfileResults object is returned.$") as record:
         result = f()
     assert isinstance(result, kscope.ProfileResults)

@@ -18,7 +18,7 @@ EXAMPLES = sorted(
 
 def test_examples_exist():
     assert [os.path.basename(p)[:2] for p in EXAMPLES] == [
-        "00", "02", "03", "04", "05", "06", "07", "10", "11", "13"]  # fmt: skip
+        "00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "13"]  # fmt: skip
 
 
 @pytest.mark.gpu

@@ -89,4 +89,7 @@ def test_thermal_controller_carries_the_decorators_thermal_options(fake_engine):
 def test_thermal_controller_defaults_to_nsight_pythons_auto_mode():
     controller = kscope.thermovision.ThermalController()
     assert controller.adaptive_mode and controller.thermal_mode == "auto"
+    # The engine's defaults (kscope/options.hpp), nsight-python's values.
+    assert (controller.thermal_wait, controller.thermal_cont) == (10, 20)
+    assert controller.thermal_timeout is None  # the engine's 180 s
     assert kscope.thermovision.ThermalController(thermal_mode="off").adaptive_mode is False

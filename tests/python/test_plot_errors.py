@@ -21,7 +21,7 @@ def sweep():
 
 
 def test_several_metrics_and_none_chosen(sweep):
-    text = ("Cannot visualize multiple metrics (2 > 1) with the @nsight.analyze.plot decorator. "
+    text = ("Cannot visualize multiple metrics (2 > 1) with the @kscope.analyze.plot decorator. "
             f"Please specify a metric to plot. The metrics found are: {FOUND}")  # fmt: skip
     with pytest.raises(ValueError, match=f"^{re.escape(text)}$"):
         sweep.plot(None)

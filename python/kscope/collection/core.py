@@ -50,7 +50,7 @@ from ..transformation import (
     raw_frame,
     stops_frame,
 )
-from ..utils import VerbosityLevel, is_bool, label, notebook_progress, warn
+from ..utils import VerbosityLevel, is_bool, label, notebook_progress, user_package_name, warn
 from .reexec import flushing_in_child, reexec_command
 
 
@@ -290,6 +290,9 @@ class KernelSettings:
     ncu_part_seconds: float = 60.0
     shard: str | None = None
     shard_balance: str | None = None
+    #: How messages name the decorator: ``<package>.analyze.kernel()``, with the package the
+    #: user imported (:func:`kscope.utils.user_package_name`).
+    call_name: str = "kscope.analyze.kernel()"
 
 
 _INT_MAX = 2**31 - 1  # the engine's options are C ints
@@ -403,6 +406,7 @@ def make_settings(**options: Any) -> KernelSettings:
         raise TypeError(f"output_csv must be a bool, got {o['output_csv']!r}")
     o["verbosity"] = _verbosity(o["verbosity"])
     o["tool"] = parse_tool(o["tool"])
+    o["call_name"] = f"{user_package_name()}.analyze.kernel()"
     settings = KernelSettings(**o)
     engine_options(settings, resolve_tool(settings.tool)).validate()
     return settings
@@ -476,7 +480,7 @@ def engine_options(
     o.ncu_part_seconds = float(settings.ncu_part_seconds)
     o.shard = settings.shard or ""
     o.shard_balance = settings.shard_balance or ""
-    o.call_name = "kscope.analyze.kernel()"
+    o.call_name = settings.call_name
     o.reexec_argv, o.reexec_unavailable = reexec_command()
     settings.thermal.apply(o)
     o.log = _write_stdout
@@ -792,7 +796,7 @@ class KernelProfiler:
         self.func = func
         self.signature = FunctionSignature.of(func)
         self.collectors = normalize_collectors(settings.info_collectors)
-        validate_collectors(self.collectors, func.__name__, self.signature.names)
+        validate_collectors(self.collectors, func)
         self.settings = settings
         # Nothing is created on disk until the first call (decorating leaves no directory).
         self._prefix_resolved = False
@@ -844,7 +848,7 @@ class KernelProfiler:
         if returned_value:
             warn(
                 f"Function '{func.__name__}' returns a value, but the return value for a "
-                "function which is decorated with nsight.analyze.kernel is ignored and instead "
+                f"function which is decorated with {self.settings.call_name[:-2]} is ignored and instead "
                 "the ProfileResults object is returned.",
                 RuntimeWarning,
             )

@@ -85,6 +85,14 @@ void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
     a.device = static_cast<int>(k->deviceId);
     a.stream = k->streamId;
     a.host_offset_ns = host_offset_ns_.load();
+    a.launch.grid = {k->gridX, k->gridY, k->gridZ};
+    a.launch.block = {k->blockX, k->blockY, k->blockZ};
+    a.launch.cluster = {k->clusterX, k->clusterY, k->clusterZ};
+    a.launch.registers_per_thread = k->registersPerThread;
+    a.launch.static_shared_bytes = k->staticSharedMemory;
+    a.launch.dynamic_shared_bytes = k->dynamicSharedMemory;
+    a.launch.shared_config_bytes = k->sharedMemoryExecuted;
+    a.launch.device = a.device;
     batch.push_back(std::move(a));
   }
   std::lock_guard<std::mutex> lock(mu_);

@@ -8,6 +8,7 @@
 #include "collect/cupti/counter_batch.hpp"
 #include "collect/cupti/cupti_checkpoint.hpp"
 #include "collect/cupti/launch_log.hpp"
+#include "collect/cupti/metric_name_rules.hpp"
 #include "collect/cupti/metric_catalog.hpp"
 #include "collect/cupti/profiler_device.hpp"
 #include "collect/cupti/profiler_host.hpp"
@@ -54,10 +55,11 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   step("counter availability");
   const MetricCatalog catalog(chip, availability);
   step("catalogue");
-  catalog.validate(opt.metrics, opt.call_name);
+  const std::vector<std::string> metrics = counter_metrics(opt.metrics);
+  catalog.validate(metrics, opt.call_name);
   step("validation");
   MetricColumns columns;
-  for (const auto& m : opt.metrics) {
+  for (const auto& m : metrics) {
     if (std::find(columns.names.begin(), columns.names.end(), m) != columns.names.end()) continue;
     columns.names.push_back(m);
     columns.units.push_back(catalog.find(m)->unit);

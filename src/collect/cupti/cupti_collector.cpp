@@ -3,13 +3,16 @@
 #include <cupti.h>
 
 #include "collect/cupti/counter_collector.hpp"
+#include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
 #include "collect/cupti/timing_collector.hpp"
+#include "cuda/device_attributes.hpp"
 
 namespace kscope::cupti {
 
 void CuptiCollector::check_options(const Options& options) {
   for (const auto& m : options.metrics) check_metric_name_syntax(m);
+  check_launch_metrics(options);
 }
 
 std::string CuptiCollector::version() const {
@@ -19,12 +22,27 @@ std::string CuptiCollector::version() const {
 }
 
 void CuptiCollector::begin(const SessionInfo& info) {
+  device_metrics_ = {};
   if (needs_range_profiler(*info.options)) {
     path_ = std::make_unique<CounterCollector>(info);
+    // Counter records get the device's launch__/device__attribute_ metrics (check_launch_metrics
+    // refused the per-launch ones); the timing path adds all of them from activity records.
+    device_metrics_ = launch_metrics(info.options->metrics);
+    device_attributes_ = device_metrics_.empty() ? std::map<std::string, double>{}
+                                                 : cuda::read_device_attributes(info.device);
   } else {
-    path_ = std::make_unique<TimingCollector>();
+    path_ = std::make_unique<TimingCollector>(launch_metrics(info.options->metrics));
   }
 }
+
+std::vector<KernelRecord> CuptiCollector::with_device_metrics(std::vector<KernelRecord> records) const {
+  for (auto& r : records) {
+    for (const auto& m : device_metrics_) r.metrics.push_back(launch_measurement(m, nullptr, device_attributes_));
+  }
+  return records;
+}
+
+bool CuptiCollector::flush_is_complete() const { return path_ && path_->flush_is_complete(); }
 
 int CuptiCollector::passes_per_run() const { return path_ ? path_->passes_per_run() : 1; }
 
@@ -35,13 +53,13 @@ void CuptiCollector::before_run(const RunId& run, int pass) { path_->before_run(
 void CuptiCollector::after_run(const RunId& run, int pass) { path_->after_run(run, pass); }
 
 std::vector<KernelRecord> CuptiCollector::flush() {
-  return path_ ? path_->flush() : std::vector<KernelRecord>{};
+  return path_ ? with_device_metrics(path_->flush()) : std::vector<KernelRecord>{};
 }
 
 std::vector<KernelRecord> CuptiCollector::end() {
   std::vector<KernelRecord> out;
   try {
-    out = path_ ? path_->end() : std::vector<KernelRecord>{};
+    out = path_ ? with_device_metrics(path_->end()) : std::vector<KernelRecord>{};
   } catch (...) {
     abort();
     throw;

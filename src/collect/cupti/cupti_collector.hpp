@@ -5,6 +5,7 @@
 // range profiler (other metrics, replay_mode "range", duration_source "profiler"), so plain
 // timing stays as cheap as it is.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,8 +18,10 @@ namespace kscope::cupti {
 class CuptiCollector : public Collector {
  public:
   /// Checks, before any GPU work, what needs no chip: names only Nsight Compute serves
-  /// (launch__*, device__*, ...) throw NotSupportedError naming tool 'ncu', malformed names throw
-  /// InvalidArgument. Names are checked against the GPU's catalogue in begin().
+  /// (launch__*, device__*, ... other than the launch and device metrics of launch_metrics.hpp,
+  /// and launch-configuration metrics together with counters) throw NotSupportedError naming
+  /// tool 'ncu', malformed names throw InvalidArgument. Names are checked against the GPU's
+  /// catalogue in begin().
   static void check_options(const Options& options);
 
   [[nodiscard]] std::string name() const override { return "cupti"; }
@@ -29,11 +32,17 @@ class CuptiCollector : public Collector {
   void before_run(const RunId& run, int pass) override;
   void after_run(const RunId& run, int pass) override;
   [[nodiscard]] std::vector<KernelRecord> flush() override;
+  /// The timing path's flushes are complete; the range profiler decodes in batches.
+  [[nodiscard]] bool flush_is_complete() const override;
   [[nodiscard]] std::vector<KernelRecord> end() override;
   void abort() noexcept override;
 
  private:
+  [[nodiscard]] std::vector<KernelRecord> with_device_metrics(std::vector<KernelRecord> records) const;
+
   std::unique_ptr<MeasurementPath> path_;  // between begin() and end()/abort()
+  std::vector<std::string> device_metrics_;  // counter path: launch__sm_count, device__attribute_*
+  std::map<std::string, double> device_attributes_;
 };
 
 }  // namespace kscope::cupti

@@ -14,7 +14,9 @@ void LaunchJoiner::add_launch(std::uint32_t correlation_id, LaunchInfo info) {
   launches_[correlation_id] = std::move(info);
 }
 
-std::vector<KernelRecord> LaunchJoiner::join(const std::vector<KernelActivity>& kernels) {
+std::vector<KernelRecord> LaunchJoiner::join(
+    const std::vector<KernelActivity>& kernels,
+    const std::function<void(const KernelActivity&, KernelRecord&)>& decorate) {
   struct Joined {
     std::uint64_t launch_sequence;
     std::uint64_t start;
@@ -43,6 +45,7 @@ std::vector<KernelRecord> LaunchJoiner::join(const std::vector<KernelActivity>& 
       r.start_ns = static_cast<std::int64_t>(k.start) + k.host_offset_ns;
       r.end_ns = static_cast<std::int64_t>(k.end) + k.host_offset_ns;
       r.stream = k.stream;
+      if (decorate) decorate(k, r);
       joined.push_back({it->second.sequence, k.start, std::move(r)});
     }
     for (auto id : matched) launches_.erase(id);

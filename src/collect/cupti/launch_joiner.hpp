@@ -9,6 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <functional>
+
+#include "collect/cupti/launch_metrics.hpp"
 #include "core/kernel_record.hpp"
 
 namespace kscope::cupti {
@@ -30,6 +33,7 @@ struct KernelActivity {
   std::uint32_t stream = 0;  ///< CUDA stream id
   /// Added to start and end, the GPU times on the host steady clock (Timeline, ns).
   std::int64_t host_offset_ns = 0;
+  KernelLaunch launch;     ///< grid, block, registers, shared memory (launch__ metrics)
 };
 
 class LaunchJoiner {
@@ -39,7 +43,10 @@ class LaunchJoiner {
   /// Called with each batch of activity records (after a flush). Returns the records of kernels
   /// launched inside annotations; kernels whose launch was not recorded are dropped (launched
   /// outside any annotation or session). A kernel with end < start is an error.
-  [[nodiscard]] std::vector<KernelRecord> join(const std::vector<KernelActivity>& kernels);
+  /// `decorate`, when given, completes each record from its activity (launch metrics).
+  [[nodiscard]] std::vector<KernelRecord> join(
+      const std::vector<KernelActivity>& kernels,
+      const std::function<void(const KernelActivity&, KernelRecord&)>& decorate = {});
   /// Forgets everything (session start).
   void clear();
   [[nodiscard]] std::size_t pending_launches() const;

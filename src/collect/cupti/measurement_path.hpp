@@ -29,6 +29,8 @@ class MeasurementPath {
   }
   /// Records of the runs completed so far that were not handed over yet.
   [[nodiscard]] virtual std::vector<KernelRecord> flush() = 0;
+  /// Whether flush() returns every record of every completed run (Collector::flush_is_complete).
+  [[nodiscard]] virtual bool flush_is_complete() const { return false; }
   /// Stops everything and returns the remaining records.
   [[nodiscard]] virtual std::vector<KernelRecord> end() = 0;
   /// Stops everything without throwing.

@@ -11,13 +11,24 @@
 
 namespace kscope::cupti {
 
-/// Whether `options` need the range profiler: any metric other than gpu__time_duration.sum,
-/// replay_mode "range" or duration_source "profiler". Plain timing never enables it.
+/// Whether `options` need the range profiler: any metric other than gpu__time_duration.sum and
+/// the launch and device metrics (launch_metrics.hpp), replay_mode "range" or duration_source
+/// "profiler". Plain timing never enables it.
 [[nodiscard]] bool needs_range_profiler(const Options& options);
 
+/// `metrics` without the launch and device metrics: what the range profiler collects.
+[[nodiscard]] std::vector<std::string> counter_metrics(const std::vector<std::string>& metrics);
+/// The launch and device metrics of `metrics` (launch_metrics.hpp), once each, in order.
+[[nodiscard]] std::vector<std::string> launch_metrics(const std::vector<std::string>& metrics);
+
+/// NotSupportedError for a launch-configuration metric (launch__grid_size, ...) when the options
+/// need the range profiler: those come from activity records, which that path does not read.
+void check_launch_metrics(const Options& options);
+
 /// Throws NotSupportedError for names Nsight Compute computes itself (launch__*, device__*,
-/// profiler__*, sass__*, numa__*, nvlink__*, pmsampling:*) naming tool 'ncu', and
-/// InvalidArgument for names with a comma or whitespace inside.
+/// profiler__*, sass__*, numa__*, nvlink__*, pmsampling:*) other than the launch and device
+/// metrics the cupti tool serves, naming tool 'ncu', and InvalidArgument for names with a comma
+/// or whitespace inside.
 void check_metric_name_syntax(const std::string& name);
 
 /// One unknown name and the valid names closest to it.

@@ -2,9 +2,15 @@
 
 #include "collect/cupti/activity_tracer.hpp"
 
+#include <utility>
+
+#include "collect/cupti/launch_metrics.hpp"
+#include "cuda/device_attributes.hpp"
+
 namespace kscope::cupti {
 
-TimingCollector::TimingCollector() {
+TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
+    : launch_metrics_(std::move(launch_metrics)) {
   joiner_.clear();
   callbacks_.subscribe(&timing_);
   try {
@@ -20,7 +26,19 @@ TimingCollector::~TimingCollector() { abort(); }
 
 std::vector<KernelRecord> TimingCollector::flush() {
   if (!active_) return {};
-  return joiner_.join(ActivityTracer::instance().flush());
+  if (launch_metrics_.empty()) return joiner_.join(ActivityTracer::instance().flush());
+  return joiner_.join(ActivityTracer::instance().flush(),
+                      [this](const KernelActivity& a, KernelRecord& r) { add_launch_metrics(a, r); });
+}
+
+void TimingCollector::add_launch_metrics(const KernelActivity& activity, KernelRecord& record) {
+  auto it = attributes_.find(activity.device);
+  if (it == attributes_.end()) {
+    it = attributes_.emplace(activity.device, cuda::read_device_attributes(activity.device)).first;
+  }
+  for (const auto& m : launch_metrics_) {
+    record.metrics.push_back(launch_measurement(m, &activity.launch, it->second));
+  }
 }
 
 std::vector<KernelRecord> TimingCollector::end() {

@@ -3,6 +3,8 @@
 // of every launch (TimingObserver), CUPTI's activity records give each kernel's start and end,
 // and LaunchJoiner joins them by correlation id. Nothing of the range profiler is enabled.
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "collect/cupti/launch_callbacks.hpp"
@@ -15,18 +17,26 @@ namespace kscope::cupti {
 class TimingCollector : public MeasurementPath {
  public:
   /// Subscribes to the launch callbacks and enables kernel activity records; throws (leaving
-  /// nothing enabled) when CUPTI refuses, e.g. when another client holds it.
-  TimingCollector();
+  /// nothing enabled) when CUPTI refuses, e.g. when another client holds it. Every record gets
+  /// `launch_metrics` (launch__*, device__attribute_*: launch_metrics.hpp) from its activity
+  /// record and its device's attributes.
+  explicit TimingCollector(std::vector<std::string> launch_metrics = {});
   ~TimingCollector() override;
   TimingCollector(const TimingCollector&) = delete;             // owns the CUPTI subscription
   TimingCollector& operator=(const TimingCollector&) = delete;  // owns the CUPTI subscription
 
   /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches.
   [[nodiscard]] std::vector<KernelRecord> flush() override;
+  /// After the Session's synchronisation, a forced activity flush delivers every kernel.
+  [[nodiscard]] bool flush_is_complete() const override { return true; }
   [[nodiscard]] std::vector<KernelRecord> end() override;
   void abort() noexcept override;
 
  private:
+  void add_launch_metrics(const KernelActivity& activity, KernelRecord& record);
+
+  std::vector<std::string> launch_metrics_;
+  std::map<int, std::map<std::string, double>> attributes_;  // by device, read on first use
   LaunchJoiner joiner_;
   TimingObserver timing_{&joiner_};
   LaunchCallbacks callbacks_;

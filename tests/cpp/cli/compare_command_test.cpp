@@ -47,7 +47,9 @@ std::string sweep_file(const std::string& dir, const std::string& name, double s
 }
 
 struct Files {
-  std::string dir = testing::scratch_dir("cli_compare");
+  // One directory per test: CTest runs the tests of this file in parallel.
+  std::string dir = testing::scratch_dir(
+      std::string("cli_compare_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::string base = sweep_file(dir, "base.json", 1.0);
   std::string slower = sweep_file(dir, "new.json", 1.2);
 };

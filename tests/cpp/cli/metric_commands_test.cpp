@@ -82,9 +82,25 @@ TEST_F(MetricCatalogCommandsTest, CheckMetricsRejectsUnknownNamesWithSuggestions
 }
 
 TEST_F(MetricCatalogCommandsTest, CheckMetricsPointsNcuOnlyNamesToNcu) {
-  const auto r = kscope_cli("check-metrics --chip GH100 launch__grid_size");
+  const auto r = kscope_cli("check-metrics --chip GH100 launch__occupancy_per_block_size");
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(has(r.err, "Use tool 'ncu'")) << r.err;
+}
+
+TEST(MetricCommandsTest, QueryMetricsLaunchListsTheServedLaunchAndDeviceMetrics) {
+  const auto r = kscope_cli("query-metrics --launch");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "launch__grid_size\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "launch__waves_per_multiprocessor\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "device__attribute_multiprocessor_count\n")) << r.out;
+  EXPECT_FALSE(has(r.out, "launch__occupancy_per_block_size")) << r.out;
+}
+
+TEST_F(MetricCatalogCommandsTest, CheckMetricsAcceptsTheServedLaunchMetricsWithoutPasses) {
+  const auto r = kscope_cli("check-metrics --chip GH100 launch__grid_size dram__bytes_read.sum");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "ok  launch__grid_size  (launch/device metric")) << r.out;
+  EXPECT_TRUE(has(r.out, "Replay passes: 1")) << r.out;
 }
 
 TEST(MetricCommandsTest, CheckMetricsNeedsAName) {

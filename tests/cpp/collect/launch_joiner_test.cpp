@@ -23,6 +23,25 @@ KernelActivity activity(std::uint32_t corr, const std::string& name, std::uint64
   return a;
 }
 
+TEST(LaunchJoinerTest, DecorateCompletesEachRecordFromItsActivity) {
+  // The timing path's launch__ metrics: each record sees its own activity's launch.
+  LaunchJoiner j;
+  j.add_launch(1, launch("a", 0, 0, 1));
+  j.add_launch(2, launch("b", 0, 0, 2));
+  auto first = activity(1, "k1", 0, 10);
+  first.launch.grid = {4, 2, 1};
+  auto second = activity(2, "k2", 20, 30);
+  second.launch.grid = {16, 1, 1};
+  const auto out = j.join({first, second}, [](const KernelActivity& a, KernelRecord& r) {
+    r.metrics.push_back({"launch__grid_size", double(a.launch.grid[0] * a.launch.grid[1]), std::nullopt});
+  });
+  ASSERT_EQ(out.size(), 2u);
+  ASSERT_EQ(out[0].metrics.size(), 2u);
+  EXPECT_DOUBLE_EQ(out[0].metrics[1].value, 8);
+  EXPECT_DOUBLE_EQ(out[1].metrics[1].value, 16);
+  EXPECT_EQ(out[1].annotation, "b");
+}
+
 TEST(LaunchJoinerTest, JoinsByCorrelationIdAndComputesDuration) {
   LaunchJoiner j;
   j.add_launch(7, launch("vadd", 1, 2, 10));

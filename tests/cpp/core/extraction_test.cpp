@@ -52,11 +52,13 @@ TEST(ExtractionTest, MoreThanOneKernelIsAnErrorListingSortedNames) {
   const std::string msg = extraction_error(
       {kernel("test_kernels", "vector_multiply", 0, 0, 1, 2), kernel("test_kernels", "vector_add", 0, 0, 1, 1)},
       {run_log(0, 0, {"test_kernels"})}, time_only());
-  EXPECT_NE(msg.find("More than one (total=2) kernel is launched within the test_kernels annotation.\n"
-                     "We expect one kernel per annotation."),
+  EXPECT_NE(msg.find("More than one (total=2) kernel is launched within the test_kernels annotation, "
+                     "in config 0 run 0.\nWe expect one kernel per annotation."),
             std::string::npos)
       << msg;
-  EXPECT_NE(msg.find("Kernels are:\nvector_add\nvector_multiply"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Kernels of that run, in launch order, are:\nvector_add\nvector_multiply"),
+            std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("ignore_kernel_list"), std::string::npos);
 }
 
@@ -95,6 +97,41 @@ TEST(ExtractionTest, DifferentKernelCountsPerRunIsAnError) {
       << msg;
   EXPECT_NE(msg.find("1 kernel(s) in 1 run(s), e.g. config 0 run 0"), std::string::npos) << msg;
   EXPECT_NE(msg.find("2 kernel(s) in 1 run(s), e.g. config 0 run 1"), std::string::npos) << msg;
+}
+
+TEST(ExtractionTest, OneKernelErrorNamesTheConfigTheRunAndOnlyThatRunsKernels) {
+  // Example 13 on the H200: cuBLAS launches two kernels for one config only. The text names
+  // that config's values, the run, and the kernels of that annotation in that run.
+  ExtractionSettings s = time_only();
+  s.config_labels = {"n=512, dtype=torch.float32", "n=1024, dtype=torch.float32"};
+  const std::string msg = extraction_error(
+      {kernel("matmul", "sm90_gemm_splitk", 0, 0, 1, 1), kernel("matmul", "splitKreduce", 0, 0, 1, 2),
+       kernel("matmul", "sm90_gemm_other", 1, 0, 1, 3)},
+      {run_log(0, 0, {"matmul"}), run_log(1, 0, {"matmul"})}, s);
+  EXPECT_EQ(msg.rfind("More than one (total=2) kernel is launched within the matmul annotation, in "
+                      "config 0 (n=512, dtype=torch.float32) run 0.\n",
+                      0),
+            0u)
+      << msg;
+  EXPECT_NE(msg.find("are:\nsm90_gemm_splitk\nsplitKreduce"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("sm90_gemm_other"), std::string::npos) << msg;
+}
+
+TEST(ExtractionTest, KernelCountsDifferingBetweenRunsComeBeforeMoreThanOne) {
+  // nsight-python's order: config 0 launches 1 kernel, config 1 launches 2 (runs=1): "Expect
+  // same number of kernels per run", not "More than one".
+  ExtractionSettings s = time_only();
+  s.config_labels = {"n=1024", "n=2048"};
+  const std::string msg = extraction_error(
+      {kernel("v", "gemm", 0, 0, 1, 1), kernel("v", "gemm", 1, 0, 1, 2), kernel("v", "add", 1, 0, 1, 3)},
+      {run_log(0, 0, {"v"}), run_log(1, 0, {"v"})}, s);
+  EXPECT_EQ(msg.rfind("Expect same number of kernels per run. Got average of 1.5 per run in "
+                      "annotation 'v':\n  1 kernel(s) in 1 run(s), e.g. config 0 (n=1024) run 0: gemm\n"
+                      "  2 kernel(s) in 1 run(s), e.g. config 1 (n=2048) run 0: gemm, add\n",
+                      0),
+            0u)
+      << msg;
+  EXPECT_NE(msg.find("may differ between configs with combine_kernel_metrics"), std::string::npos) << msg;
 }
 
 TEST(ExtractionTest, KernelCountsMayDifferBetweenConfigs) {

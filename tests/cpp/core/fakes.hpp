@@ -26,6 +26,7 @@ class FakeCollector : public Collector {
                      (r.warmup ? "w" : "") + " p" + std::to_string(pass));
   }
   void before_run(const RunId& r, int pass) override {
+    pass_ = pass;
     events.push_back("before_run " + std::to_string(r.config) + "." + std::to_string(r.run) +
                      (r.warmup ? "w" : "") + " p" + std::to_string(pass));
   }
@@ -33,20 +34,24 @@ class FakeCollector : public Collector {
   std::vector<KernelRecord> flush() override {
     events.push_back("flush");
     std::vector<KernelRecord> out;
+    if (hold && hold()) return out;  // a collector decoding in batches keeps them for later
     out.swap(pending);
     return out;
   }
+  bool flush_is_complete() const override { return complete_flushes; }
   std::vector<KernelRecord> end() override {
     events.push_back("end");
+    hold = nullptr;  // the end hands over everything
     return flush();
   }
   void abort() noexcept override { events.push_back("abort"); }
 
-  /// What the benchmark calls instead of launching a kernel.
+  /// What the benchmark calls instead of launching a kernel. A replaying tool measures a kernel
+  /// over all passes of a run and delivers one record: the record is made in pass 0.
   void launch(const std::string& kernel, double ns) {
     auto& reg = AnnotationRegistry::instance();
     const auto s = reg.snapshot();
-    if (s.annotation < 0 || !s.in_run || s.run.warmup) return;
+    if (s.annotation < 0 || !s.in_run || s.run.warmup || pass_ != 0) return;
     KernelRecord k;
     k.annotation = reg.name_of(s.annotation);
     k.kernel = kernel;
@@ -57,6 +62,9 @@ class FakeCollector : public Collector {
   }
 
   int passes = 1;
+  int pass_ = 0;
+  bool complete_flushes = true;  // flush() returns every record of the runs completed so far
+  std::function<bool()> hold;    // when it returns true, flush() hands over nothing
   std::vector<std::string> events;
   std::vector<KernelRecord> pending;
 };

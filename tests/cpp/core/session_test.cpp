@@ -67,6 +67,51 @@ TEST(SessionTest, JournalGetsEveryConfigThatTakesAtLeastATenthOfASecond) {
   EXPECT_TRUE(h.sink.closed);
 }
 
+TEST(SessionTest, AConfigBreakingTheKernelCountRuleStopsTheSweepWhenItIsMeasured) {
+  // nsight-python's rule (one kernel per annotation) checked as each config's records arrive:
+  // the sweep stops at config 1, config 2 never runs, and the journal is closed with the error.
+  Harness h;
+  std::vector<std::size_t> called;
+  try {
+    (void)h.run(silent(2), configs({1, 2, 3}), [&](const Config& c) {
+      called.push_back(c.index());
+      Annotation a("mm");
+      h.collector.launch("gemm", 1);
+      if (c.index() == 1) h.collector.launch("reduce", 1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    });
+    FAIL() << "expected ExtractionError";
+  } catch (const ExtractionError& e) {
+    const std::string msg = e.what();
+    // The first run that breaks the rule is named (runs checked in order).
+    EXPECT_EQ(msg.rfind("Expect same number of kernels per run. Got average of 1.333333333 per run "
+                        "in annotation 'mm':\n  1 kernel(s) in 2 run(s), e.g. config 0 (arg0=1) run "
+                        "0: gemm\n  2 kernel(s) in 1 run(s), e.g. config 1 (arg0=2) run 0: gemm, "
+                        "reduce\n",
+                        0),
+              0u)
+        << msg;
+    EXPECT_EQ(h.sink.close_error, msg);
+  }
+  EXPECT_EQ(called, (std::vector<std::size_t>{0, 0, 1, 1}));
+}
+
+TEST(SessionTest, RunsOfACollectorDecodingInBatchesAreCheckedOnlyAfterTheSweep) {
+  // A collector whose flush() may hold back records of finished runs (the range profiler's
+  // batches): a run without its records must not look like a run without kernels.
+  Harness h;
+  h.collector.complete_flushes = false;
+  int held = 0;
+  h.collector.hold = [&] { return held++ < 2; };  // the first two flushes hand over nothing
+  const auto out = h.run(silent(2), configs({1, 2, 3}), [&](const Config&) {
+    Annotation a("mm");
+    h.collector.launch("gemm", 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  });
+  EXPECT_GE(held, 2);
+  EXPECT_EQ(out.records.size(), 6u);
+}
+
 TEST(SessionTest, ShortConfigsShareAJournalWriteAndNothingIsLost) {
   Harness h;
   (void)h.run(silent(2), configs({1, 2, 3}), [&](const Config&) {
@@ -125,6 +170,23 @@ TEST(SessionSkipTest, AThrowingConfigIsRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(h.sink.close_error, "");
   EXPECT_EQ(out.runs.size(), 6u);  // configs 0 and 2
   EXPECT_EQ(current_annotation(), "");
+}
+
+TEST(SessionSkipTest, TheRecordsOfAFailedRunAreNotCheckedAgainstTheKernelCountRules) {
+  // The failed run closed its annotation after two kernels, then threw: its config is dropped,
+  // so its kernels must not raise "More than one ..." while the sweep goes on.
+  Harness h;
+  const auto out = h.run(skipping(2), configs({1, 2, 3}), [&](const Config& c) {
+    {
+      Annotation a("k");
+      h.collector.launch("kern", 1);
+      if (c.index() == 1) h.collector.launch("extra", 1);
+    }
+    if (c.index() == 1) throw std::invalid_argument("after the annotation");
+  });
+  ASSERT_EQ(out.failures.size(), 1u);
+  EXPECT_EQ(out.failures[0].config, 1u);
+  EXPECT_EQ(h.sink.close_error, "");
 }
 
 TEST(SessionSkipTest, EveryConfigIsJournaledAsItEnds) {

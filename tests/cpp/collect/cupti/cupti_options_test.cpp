@@ -29,13 +29,37 @@ TEST(CuptiOptionsTest, TimingAloneNeverNeedsTheRangeProfiler) {
 }
 
 TEST(CuptiOptionsTest, NcuOnlyMetricsAreRejectedBeforeAnyGpuWork) {
-  for (const char* name : {"launch__grid_size", "launch__registers_per_thread",
-                           "device__attribute_max_threads_per_block", "sass__inst_executed_per_opcode"}) {
+  // Launch and device metrics the cupti tool does not serve (launch_metrics.hpp).
+  for (const char* name : {"launch__occupancy_per_block_size", "launch__func_cache_config",
+                           "device__attribute_display_name", "sass__inst_executed_per_opcode"}) {
     const auto msg = error_text<NotSupportedError>(
         [&] { cupti::CuptiCollector::check_options(with_metrics({kTimeMetric, name})); });
     EXPECT_NE(msg.find("metric '" + std::string(name) + "'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("Use tool 'ncu'"), std::string::npos) << msg;
   }
+}
+
+TEST(CuptiOptionsTest, ServedLaunchAndDeviceMetricsPassWithTheDuration) {
+  for (const char* name : {"launch__grid_size", "launch__registers_per_thread", "launch__sm_count",
+                           "launch__waves_per_multiprocessor", "device__attribute_max_threads_per_block"}) {
+    EXPECT_NO_THROW(cupti::CuptiCollector::check_options(with_metrics({kTimeMetric, name}))) << name;
+  }
+  // Device metrics need no launch: they go with counters too (example 09: launch__sm_count).
+  EXPECT_NO_THROW(cupti::CuptiCollector::check_options(
+      with_metrics({"smsp__sass_inst_executed_op_shared_ld.sum", "launch__sm_count"})));
+}
+
+TEST(CuptiOptionsTest, LaunchConfigurationMetricsWithCountersAreNotSupportedYet) {
+  const auto msg = error_text<NotSupportedError>([] {
+    cupti::CuptiCollector::check_options(with_metrics({"dram__bytes_read.sum", "launch__grid_size"}));
+  });
+  EXPECT_EQ(msg.rfind("metric 'launch__grid_size' comes from the kernel's launch configuration, "
+                      "which the cupti tool reads from kernel activity records; together with "
+                      "hardware-counter metrics",
+                      0),
+            0u)
+      << msg;
+  EXPECT_NE(msg.find("use tool 'ncu'"), std::string::npos) << msg;
 }
 
 TEST(CuptiOptionsTest, MalformedNamesAreInvalidArguments) {
@@ -103,7 +127,7 @@ TEST(CuptiOptionsTest, MetricReplaySurvivesTheJsonRoundTrip) {
 }
 
 TEST(CuptiOptionsTest, ProfileRejectsNcuOnlyMetricBeforeTheDeviceCheck) {
-  Options o = with_metrics({"launch__grid_size"});
+  Options o = with_metrics({"launch__occupancy_per_block_size"});
   o.verbosity = Verbosity::kSilent;
   const auto msg = error_text<NotSupportedError>(
       [&] { (void)profile("pre_gpu", configs({1}), [](const Config&) {}, o); });

@@ -1,0 +1,48 @@
+"""09 - a derived metric from hardware counters and the device: shared-memory instructions per SM
+of a reduction.
+
+``derive_metric`` receives the measured metrics in ``metrics`` order, then the config's values,
+and returns a dict of ``(value, unit)``: four metrics per run, aggregated like measured ones.
+``launch__sm_count`` (the GPU's SM count, as Nsight Compute reports it) comes with the counters:
+the cupti tool serves Nsight Compute's launch and device metrics too
+(docs/tools/cupti-metrics.md, "Launch and device metrics"). The plot shows one derived metric.
+"""
+
+import pandas as pd
+import torch
+
+import kscope
+
+METRICS = [
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "launch__sm_count",
+]
+
+
+def per_sm(loads, stores, sm_count, n):
+    return {
+        "loads_per_sm": (loads / sm_count, "inst/SM"),
+        "stores_per_sm": (stores / sm_count, "inst/SM"),
+        "shared_insts": (loads + stores, "inst"),
+        "shared_insts_per_sm": ((loads + stores) / sm_count, "inst/SM"),
+    }
+
+
+@kscope.analyze.plot("09_advanced_metric_custom.png", metric="shared_insts_per_sm",
+                     ylabel="shared-memory instructions per SM", annotate_points=True)  # fmt: skip
+@kscope.analyze.kernel(configs=[(1024,), (2048,)], runs=5, metrics=METRICS, derive_metric=per_sm)
+def shared_memory_traffic(n):
+    a = torch.randn(n, n, device="cuda")
+    with kscope.annotate("row_sum"):  # a block reduction: partial sums go through shared memory
+        _ = a.sum(dim=1)
+
+
+def main() -> pd.DataFrame:
+    df = shared_memory_traffic().to_dataframe()
+    print(df[["Annotation", "n", "Metric", "AvgValue", "Unit"]])
+    return df
+
+
+if __name__ == "__main__":
+    main()

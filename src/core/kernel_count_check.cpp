@@ -1,0 +1,95 @@
+#include "core/kernel_count_check.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/number_format.hpp"
+#include "kscope/errors.hpp"
+
+namespace kscope {
+namespace {
+
+std::string format_average(double x) {
+  std::string s = format_general(x, 10);
+  if (s.find('.') == std::string::npos && s.find('e') == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string joined(const std::vector<std::string>& names, const char* separator) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? separator : "") + names[i];
+  return out;
+}
+
+}  // namespace
+
+KernelCountCheck::KernelCountCheck(bool combine, std::vector<std::string> config_labels)
+    : combine_(combine), labels_(std::move(config_labels)) {}
+
+std::string KernelCountCheck::config_text(std::size_t config) const {
+  std::string text = "config " + std::to_string(config);
+  if (config < labels_.size() && !labels_[config].empty()) text += " (" + labels_[config] + ")";
+  return text;
+}
+
+std::string KernelCountCheck::run_text(const RunId& run) const {
+  return config_text(run.config) + " run " + std::to_string(run.run);
+}
+
+void KernelCountCheck::check(const AnnotationRuns& a) {
+  auto& done = checked_[a.name];
+  for (const auto& run : a.order) {
+    if (std::binary_search(done.begin(), done.end(), run)) continue;
+    done.insert(std::upper_bound(done.begin(), done.end(), run), run);
+    if (a.failed.count(run)) continue;
+    check_run(a.name, run, a.kernels.at(run));
+  }
+}
+
+void KernelCountCheck::check_run(const std::string& annotation, const RunId& run,
+                                 const std::vector<const KernelRecord*>& kernels) {
+  std::vector<std::string> names;
+  for (const auto* k : kernels) names.push_back(k->kernel);
+  Seen& seen = seen_[{annotation, combine_ ? run.config : 0}];
+  ++seen.runs;
+  seen.kernels += names.size();
+  auto it = std::find_if(seen.counts.begin(), seen.counts.end(),
+                         [&](const Count& c) { return c.kernels == names.size(); });
+  if (it == seen.counts.end()) {
+    seen.counts.push_back(Count{names.size(), 0, run, names});
+    it = std::prev(seen.counts.end());
+  }
+  ++it->runs;
+
+  if (seen.counts.size() > 1) {
+    std::string detail;
+    for (const auto& c : seen.counts) {
+      detail += "\n  " + std::to_string(c.kernels) + " kernel(s) in " + std::to_string(c.runs) +
+                " run(s), e.g. " + run_text(c.example) +
+                (c.example_kernels.empty() ? "" : ": " + joined(c.example_kernels, ", "));
+    }
+    const std::string where = combine_ ? ", " + config_text(run.config) : std::string();
+    throw ExtractionError(
+        "Expect same number of kernels per run. Got average of " +
+        format_average(static_cast<double>(seen.kernels) / static_cast<double>(seen.runs)) +
+        " per run in annotation '" + annotation + "'" + where + ":" + detail +
+        "\nKernels launched only in some runs (autotuning, lazy initialisation) belong in "
+        "warm-up runs (warmup_runs) or outside the annotation." +
+        (combine_ ? std::string()
+                  : " Kernel counts may differ between configs with combine_kernel_metrics."));
+  }
+  if (names.size() > 1 && !combine_) {
+    throw ExtractionError(
+        "More than one (total=" + std::to_string(names.size()) + ") kernel is launched within the " +
+        annotation + " annotation, in " + run_text(run) +
+        ".\nWe expect one kernel per annotation.\nTry one of the following solutions:\n"
+        "  - Use `replay_mode='range'` to measure the annotated range as one result\n"
+        "  - Use `combine_kernel_metrics = lambda x, y: ...` (C++: "
+        "Options::combine_kernel_metrics) to combine the kernels' values, e.g. their sum\n"
+        "  - Add some of the kernels to the ignore_kernel_list\nKernels of that run, in launch "
+        "order, are:\n" +
+        joined(names, "\n"));
+  }
+}
+
+}  // namespace kscope

@@ -38,7 +38,7 @@ def test_auto_stops_at_the_target_on_a_stable_kernel_and_at_max_runs_on_a_noisy_
     stops = results.stops()
     print(stops.to_string())
     assert stops["StopReason"].tolist() == ["target", "max_runs"]
-    assert stops["Runs"].iloc[0] < 200 and stops["RelCI95"].iloc[0] <= 0.005
+    assert stops["Runs"].iloc[0] <= 200 and stops["RelCI95"].iloc[0] <= 0.005
     assert stops["Runs"].iloc[1] == 200
     assert results.to_dataframe()["StopReason"].tolist() == ["target", "max_runs"]
 
@@ -49,7 +49,9 @@ def _sweep(tmp_path, name, slow_annotation):
     b = torch.ones(8 << 20, device="cuda")
     grow = 2 if slow_annotation == "mul" else 1  # the slowed variant multiplies twice the floats
 
-    @kscope.analyze.kernel(configs=[(1 << 20,), (4 << 20,)], runs=30, cache_control="none",
+    # cache_control "all": each region starts cold, so "add" does not see what the bigger "mul"
+    # of the previous run left in the L2 (with "none", add at 4M floats read 15 % slower).
+    @kscope.analyze.kernel(configs=[(1 << 20,), (4 << 20,)], runs=30, cache_control="all",
                            thermal_mode="off", verbosity=SILENT,
                            output_prefix=str(tmp_path / name) + "/")  # fmt: skip
     def sweep(n):

@@ -71,7 +71,9 @@ def test_launch_and_device_metrics_match_ncu(tmp_path):
         if key.endswith("gpu__time_duration.sum"):
             continue
         got = ours.get(key)
-        if got is None or abs(got[0] - value) > 5e-4 * abs(value) or (got[1] or "") != (unit or ""):
+        # ncu prints waves per SM with two decimals (0.48 for 64/132): compare at its precision.
+        tolerance = max(5e-4 * abs(value), 0.005 if key.endswith("waves_per_multiprocessor") else 0)
+        if got is None or abs(got[0] - value) > tolerance or (got[1] or "") != (unit or ""):
             mismatches.append(f"{key}: kscope {got}, ncu {[value, unit]}")
     print("\n".join(mismatches))
     assert not mismatches, "\n".join(mismatches)

@@ -35,9 +35,10 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 import kscope  # noqa: E402
+from kscope._native import native  # noqa: E402
 
 # t(0.975, df) for the CI of do_bench's samples: kscope's engine (no scipy on the GPU machine).
-_T = kscope._native.native.student_t_quantile
+_T = native.student_t_quantile
 
 
 def mean_ci(samples: list[float]) -> tuple[float, float]:

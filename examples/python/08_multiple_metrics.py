@@ -13,7 +13,7 @@ import kscope
 
 METRICS = [
     "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
+    "lts__t_bytes.sum",
     "sm__throughput.avg.pct_of_peak_sustained_elapsed",
 ]
 

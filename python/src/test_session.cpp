@@ -99,9 +99,10 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   for (std::size_t i = 0; i < configs.size(); ++i) configs[i].set_index(i);
   Options opt = options;
   const ShardSpec shard = resolve_shard(opt.shard, [](const char* v) { return std::getenv(v); });
+  const std::string base_prefix = opt.output_prefix;
   opt.output_prefix = shard_prefix(opt.output_prefix, shard);
   const Logger log(opt);
-  SweepPlan plan = plan_sweep(name, configs, opt, log);
+  SweepPlan plan = plan_sweep(name, configs, opt, log, base_prefix);
   InProcessTool tool;
   tool.metadata.gpu = "none (CPU test session)";
   tool.metadata.host = "localhost";

@@ -4,6 +4,7 @@
 
 #include "api/device_lock.hpp"
 #include "api/output_prefix.hpp"
+#include "api/shard_progress.hpp"
 #include "api/session_tables.hpp"
 #include "core/session.hpp"
 #include "core/telemetry_summary.hpp"
@@ -62,7 +63,17 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   if (!to_measure.empty()) {
     std::optional<DeviceLock> lock;
     if (plan.shard.sharded() && !d.metadata.uuid.empty()) lock.emplace(d.metadata.uuid, log);
+    // Rank 0 reports the whole sweep's progress from the ranks' journals.
+    std::optional<ShardProgress> all_ranks;
+    if (plan.shard.sharded() && plan.shard.index == 0) {
+      all_ranks.emplace(log, plan.shard, plan.base_prefix, d.name, d.id, configs.size(), opt.runs);
+      session.set_stop_after_config([&] {
+        all_ranks->update();
+        return false;
+      });
+    }
     out = session.run(info, to_measure, fn);
+    if (all_ranks) all_ranks->finish();
   } else {
     journal->close("");  // a journal holding every config complete leaves nothing to measure
   }

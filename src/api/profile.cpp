@@ -68,14 +68,16 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
     if (shard.local_rank) cuda::select_device(*shard.local_rank);
     return run_child_session(*marker, name, id, configs, fn, opt);
   }
+  std::string base_prefix;
   if (shard.sharded()) {
     // Every file of a rank is named by it; ranks other than 0 leave the progress display to
     // rank 0 (a display of the caller's own is kept).
-    opt.output_prefix = shard_prefix(resolve_output_prefix(opt.output_prefix), shard);
+    base_prefix = resolve_output_prefix(opt.output_prefix);
+    opt.output_prefix = shard_prefix(base_prefix, shard);
     if (shard.index != 0 && !opt.on_progress) opt.on_progress = [](const ProgressUpdate&) {};
   }
   const Logger log(opt);
-  SweepPlan plan = plan_sweep(name, configs, opt, log);
+  SweepPlan plan = plan_sweep(name, configs, opt, log, base_prefix);
   if (tool.make_external) return profile_external(tool, name, id, configs, opt, std::move(plan));
 
   InProcessTool parts;

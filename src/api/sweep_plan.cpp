@@ -51,8 +51,9 @@ std::string shard_prefix(const std::string& prefix, const ShardSpec& shard) {
 }
 
 SweepPlan plan_sweep(std::string_view name, const std::vector<Config>& configs,
-                     const Options& options, const Logger& log) {
+                     const Options& options, const Logger& log, const std::string& base_prefix) {
   SweepPlan plan;
+  plan.base_prefix = base_prefix;
   plan.shard = resolve_shard(options.shard, [](const char* v) { return std::getenv(v); });
   std::set<std::size_t> mine;
   if (plan.shard.sharded()) {

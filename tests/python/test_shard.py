@@ -35,9 +35,10 @@ def cpu_engine(monkeypatch):
 
 def make(prefix, calls, **options):
     options.setdefault("runs", 2)
+    options.setdefault("verbosity", SILENT)
 
     @kscope.analyze.kernel(configs=list(range(7)), output_prefix=prefix,
-                           verbosity=SILENT, thermal_mode="off", **options)  # fmt: skip
+                           thermal_mode="off", **options)  # fmt: skip
     def sweep(k):
         calls.append(k)
         with kscope.annotate("a"):
@@ -158,3 +159,24 @@ def test_the_merged_json_has_every_config_once(cpu_engine, tmp_path):
     doc = json.loads(path.read_text())
     assert sorted({p["config"] for p in doc["processed"]}) == list(range(7))
     assert len(doc["processed"]) == 14
+
+
+def test_rank_0_counts_every_ranks_configs_from_their_journals(cpu_engine, monkeypatch, tmp_path,
+                                                              capsys):
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    monkeypatch.setenv("RANK", "1")
+    make(f"{tmp_path}/", [], shard="auto")()
+    monkeypatch.setenv("RANK", "0")
+    make(f"{tmp_path}/", [], shard="auto", verbosity=kscope.VerbosityLevel.INFO)()
+    out = capsys.readouterr().out
+    assert "[kscope] Shard: rank 0 of 2 (torchrun), 4 of 7 configs (interleaved)" in out
+    assert "[kscope] All 2 ranks: 7 of 7 configs measured" in out
+
+
+def test_a_rank_resumes_its_own_share(cpu_engine, tmp_path):
+    calls: list[int] = []
+    first = make(f"{tmp_path}/", calls, shard=(1, 2))()
+    calls.clear()
+    again = make(f"{tmp_path}/", calls, shard=(1, 2), resume=first.journal_path)()
+    assert calls == []  # its share is complete in its journal
+    assert sorted(set(again.to_dataframe()["k"])) == [1, 3, 5]

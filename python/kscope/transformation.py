@@ -67,6 +67,27 @@ def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
     }
 
 
+def _interval_columns(processed: Sequence[Any]) -> dict[str, Any]:
+    """The processed table's last statistic columns: ``CI95_Lower, CI95_Upper,
+    RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean``."""
+    columns: dict[str, Any] = {
+        "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
+        "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
+        "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),
+        "StableMeasurement": pd.array([p.stable for p in processed], dtype="boolean"),
+        "Normalized": _object_column(
+            [False if p.normalized is None else p.normalized for p in processed]
+        ),
+    }
+    if any(p.normalized is not None for p in processed):
+        columns["NormalizationValue"] = np.array(
+            [np.nan if p.normalization_value is None else p.normalization_value for p in processed],
+            dtype=float,
+        )
+    columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
+    return columns
+
+
 def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     """One row per (annotation, metric, config): ``Annotation, Metric, <parameters>,
     AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
@@ -111,23 +132,7 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
     aggregates = [c.aggregated for c in results.info_columns
                   for _ in range(4 if c.aggregated else 1)]  # fmt: skip
     columns.update(_info_columns(info_names, processed, aggregates))
-    columns.update(
-        {
-            "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
-            "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
-            "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),
-            "StableMeasurement": pd.array([p.stable for p in processed], dtype="boolean"),
-            "Normalized": _object_column(
-                [False if p.normalized is None else p.normalized for p in processed]
-            ),
-        }
-    )
-    if any(p.normalized is not None for p in processed):
-        columns["NormalizationValue"] = np.array(
-            [np.nan if p.normalization_value is None else p.normalization_value for p in processed],
-            dtype=float,
-        )
-    columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
+    columns.update(_interval_columns(processed))
     if results.failed_configs:
         columns["Error"] = _object_column([p.error for p in processed])
     if results.stops:  # runs="auto"
@@ -301,21 +306,9 @@ def aggregate_data(
             "MinValue": np.array([p.min for p in processed], dtype=float),
             "MaxValue": np.array([p.max for p in processed], dtype=float),
             "NumRuns": np.array([p.num_runs for p in processed], dtype=np.int64),
-            "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
-            "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
-            "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),
-            "StableMeasurement": pd.array([p.stable for p in processed], dtype="boolean"),
-            "Normalized": _object_column(
-                [False if p.normalized is None else p.normalized for p in processed]
-            ),
         }
     )
-    if any(p.normalized is not None for p in processed):
-        columns["NormalizationValue"] = np.array(
-            [np.nan if p.normalization_value is None else p.normalization_value for p in processed],
-            dtype=float,
-        )
-    columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
+    columns.update(_interval_columns(processed))
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
 
 

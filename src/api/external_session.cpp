@@ -2,7 +2,6 @@
 
 #include <chrono>
 
-#include "api/output_prefix.hpp"
 #include "api/session_tables.hpp"
 #include "core/logger.hpp"
 
@@ -17,13 +16,10 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   auto external = tool.make_external(opt);
   d.metadata.tool = tool.name;
   d.metadata.tool_version = external->version();
-  const std::string prefix = resolve_output_prefix(opt.output_prefix);
-  d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
-  const auto journal = open_journal(d, resume ? &*resume : nullptr);
   const std::vector<Config>& to_measure = plan.to_measure;
-  log.box("Profiling " + d.name, std::to_string(to_measure.size()) + " configurations, " +
-                                     std::to_string(opt.runs) + " runs each");
-  log.info("Journal: " + d.journal_path);
+  std::unique_ptr<report::JournalWriter> journal;
+  const std::string prefix =
+      start_session(&d, to_measure, resume ? &*resume : nullptr, log, &journal);
   const SessionInfo info{d.name, d.id, to_measure.size(), &opt, 0, prefix};
   const auto t0 = std::chrono::steady_clock::now();
   // Every part is journaled as soon as the tool has read it; the device the child ran on is

@@ -3,7 +3,6 @@
 #include <chrono>
 
 #include "api/device_lock.hpp"
-#include "api/output_prefix.hpp"
 #include "api/shard_progress.hpp"
 #include "api/session_tables.hpp"
 #include "core/session.hpp"
@@ -45,14 +44,10 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   d.metadata.shard_count = static_cast<int>(plan.shard.count);
   std::optional<ResumePlan>& resume = plan.resume;
   const Logger log(opt);
-  const std::string prefix = resolve_output_prefix(opt.output_prefix);
-  d.journal_path = prefix + "journal-" + d.name + "-" + std::to_string(d.id) + ".jsonl";
-  const auto journal = open_journal(d, resume ? &*resume : nullptr);
   const std::vector<Config>& to_measure = plan.to_measure;
-
-  log.box("Profiling " + d.name, std::to_string(to_measure.size()) + " configurations, " +
-                                     std::to_string(opt.runs) + " runs each");
-  log.info("Journal: " + d.journal_path);
+  std::unique_ptr<report::JournalWriter> journal;
+  const std::string prefix =
+      start_session(&d, to_measure, resume ? &*resume : nullptr, log, &journal);
   thermal::RunMonitor& monitor = *tool.monitor;
   MonitoredEnvironment environment(*tool.environment, monitor);
   journal->set_telemetry_source([&] { return monitor.drain(); });

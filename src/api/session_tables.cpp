@@ -1,5 +1,6 @@
 #include "api/session_tables.hpp"
 
+#include "api/output_prefix.hpp"
 #include "core/config_failure.hpp"
 #include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
@@ -25,6 +26,18 @@ void fill_tables(Session::Output out, const Logger& log, Results::Data* d) {
   d->timeline.kernels = kernel_spans(out.records);
   build_tables(std::move(out.records), std::move(out.runs), d);
   if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));
+}
+
+std::string start_session(Results::Data* d, const std::vector<Config>& to_measure,
+                          const ResumePlan* resume, const Logger& log,
+                          std::unique_ptr<report::JournalWriter>* journal) {
+  const std::string prefix = resolve_output_prefix(d->options.output_prefix);
+  d->journal_path = prefix + "journal-" + d->name + "-" + std::to_string(d->id) + ".jsonl";
+  *journal = open_journal(*d, resume);
+  log.box("Profiling " + d->name, std::to_string(to_measure.size()) + " configurations, " +
+                                      std::to_string(d->options.runs) + " runs each");
+  log.info("Journal: " + d->journal_path);
+  return prefix;
 }
 
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log) {

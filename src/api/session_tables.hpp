@@ -2,12 +2,15 @@
 // What every path of profile() does the same way, whichever tool measured: the Results header
 // of a session, the tables built from the session's output, and the CSV files.
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/logger.hpp"
+#include "api/resume.hpp"
 #include "core/session.hpp"
+#include "report/journal.hpp"
 #include "kscope/results.hpp"
 
 namespace kscope {
@@ -19,6 +22,13 @@ namespace kscope {
 /// The tables of a finished session (core/result_tables.hpp) with its failed configs in
 /// d->failures (set d->telemetry first); warns with failure_summary() when configs failed.
 void fill_tables(Session::Output out, const Logger& log, Results::Data* d);
+
+/// The start of every session's files, whichever tool measures: resolves the output prefix
+/// (returned), names the journal in d->journal_path and opens it (with what `resume` carries
+/// over), and prints the header box and the journal's path.
+[[nodiscard]] std::string start_session(Results::Data* d, const std::vector<Config>& to_measure,
+                                        const ResumePlan* resume, const Logger& log,
+                                        std::unique_ptr<report::JournalWriter>* journal);
 
 /// With Options::output_csv, writes the raw and processed CSV files under `prefix` and says where.
 void write_csv_files(const Results& results, const std::string& prefix, const Logger& log);

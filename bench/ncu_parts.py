@@ -51,8 +51,10 @@ def run(configs: int, sleep: float, part_seconds: float) -> dict[str, float]:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), CONFIGS=str(configs),
                    SLEEP=str(sleep), PART_SECONDS=str(part_seconds))  # fmt: skip
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, str(script), out], env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        done = subprocess.run([sys.executable, str(script), out], env=env, text=True,
+                              capture_output=True)  # fmt: skip
+        if done.returncode != 0:
+            sys.exit(f"the sweep failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
         wall = time.perf_counter() - t0
         parts = len(list(Path(out).glob("ncu-output-*.ncu-rep")))
     return {"wall_s": wall, "parts": parts}

@@ -93,7 +93,9 @@ ExternalRun NcuTool::run(const SessionInfo& info, const std::vector<Config>& con
   double budget_s = opt.ncu_part_seconds;
   for (std::size_t part = 0; !left.empty(); ++part) {
     const auto t0 = std::chrono::steady_clock::now();
-    Part p = run_part(info, left, part, static_cast<std::size_t>(budget_s * 1000), log);
+    // KSCOPE_CHILD_SCOPE carries at most 9 digits: a budget of 11 days is no limit in practice.
+    const double budget_ms = std::min(budget_s * 1000, 999'999'999.0);
+    Part p = run_part(info, left, part, static_cast<std::size_t>(budget_ms), log);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // What a re-run costs besides its session (ncu and the program starting, the report written
     // and imported): later parts run at least nine times as long, so that start-ups stay within

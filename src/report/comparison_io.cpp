@@ -8,6 +8,7 @@
 
 #include "core/number_format.hpp"
 #include "kscope/compare.hpp"
+#include "report/aligned_text.hpp"
 #include "report/csv_writer.hpp"
 #include "report/json_codec.hpp"
 
@@ -87,11 +88,6 @@ std::vector<std::string> display_row(const ComparisonRow& r) {
           verdict_text(r)};
 }
 
-std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
-
 std::string summary_line(const Comparison& c) {
   std::size_t counts[6] = {0, 0, 0, 0, 0, 0};
   for (const auto& r : c.rows) ++counts[static_cast<int>(r.verdict)];
@@ -115,27 +111,12 @@ std::string summary_line(const Comparison& c) {
 void Comparison::print(std::ostream& out) const {
   out << "kscope compare: BASE " << base_name << " vs NEW " << new_name << "\n";
   for (const auto& w : warnings) out << "warning: " << w << "\n";
-  const auto header = display_header();
-  std::vector<std::vector<std::string>> table;
-  for (const auto& r : rows) table.push_back(display_row(r));
-  std::vector<std::size_t> w(header.size());
-  for (std::size_t i = 0; i < header.size(); ++i) w[i] = width(header[i]);
-  for (const auto& row : table) {
-    for (std::size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], width(row[i]));
-  }
-  auto emit = [&](const std::vector<std::string>& row) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      const std::string pad(w[i] - width(row[i]), ' ');
-      const bool right = i >= 4 && i <= 9;  // the numbers
-      out << (i ? "  " : "") << (right ? pad + row[i] : row[i] + (i + 1 < row.size() ? pad : ""));
-    }
-    out << "\n";
-  };
-  emit(header);
-  std::size_t total = 0;
-  for (auto x : w) total += x;
-  out << std::string(total + 2 * (w.size() - 1), '-') << "\n";
-  for (const auto& row : table) emit(row);
+  report::Cells cells;
+  cells.header = display_header();
+  for (const auto& r : rows) cells.rows.push_back(display_row(r));
+  cells.first_number = 4;  // Base, New, Ratio, Ratio CI95, Change, p
+  cells.numbers = 6;
+  report::print_aligned(cells, out);
   out << summary_line(*this) << "\n";
 }
 

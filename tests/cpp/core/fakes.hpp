@@ -12,6 +12,7 @@
 #include "core/collector.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_sink.hpp"
+#include "core/session.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::testing {
@@ -108,6 +109,22 @@ class RecordingSink : public RunSink {
   std::vector<ConfigFailure> failures;
   bool closed = false;
   std::string close_error;
+};
+
+/// A Session over the fakes above, with `Sink` as its journal: run() runs one sweep.
+template <class Sink = RecordingSink>
+struct SessionHarness {
+  FakeCollector collector;
+  FakeEnvironment env;
+  Sink sink;
+  Options options;
+  Logger log{options};
+  Session::Output run(const Options& o, const std::vector<Config>& cs, const Benchmark& fn) {
+    options = o;
+    Session session(collector, env, &sink, log);
+    SessionInfo info{"t", 0, cs.size(), &options, 0, "/tmp/"};
+    return session.run(info, cs, fn);
+  }
 };
 
 }  // namespace kscope::testing

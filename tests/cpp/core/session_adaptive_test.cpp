@@ -12,8 +12,6 @@
 
 namespace kscope {
 namespace {
-using testing::FakeCollector;
-using testing::FakeEnvironment;
 using testing::RecordingSink;
 
 class StopSink : public RecordingSink {
@@ -26,19 +24,7 @@ class StopSink : public RecordingSink {
   std::vector<std::size_t> runs_when_stopped;
 };
 
-struct Harness {
-  FakeCollector collector;
-  FakeEnvironment env;
-  StopSink sink;
-  Options options;
-  Logger log{options};
-  Session::Output run(const Options& o, const std::vector<Config>& cs, const Benchmark& fn) {
-    options = o;
-    Session session(collector, env, &sink, log);
-    SessionInfo info{"t", 0, cs.size(), &options, 0, "/tmp/"};
-    return session.run(info, cs, fn);
-  }
-};
+using Harness = testing::SessionHarness<StopSink>;
 
 Options automatic() {
   Options o;

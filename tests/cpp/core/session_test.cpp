@@ -24,19 +24,7 @@ Options silent(int runs, int warmup = 0) {
   return o;
 }
 
-struct Harness {
-  FakeCollector collector;
-  FakeEnvironment env;
-  RecordingSink sink;
-  Options options;
-  Logger log{options};
-  Session::Output run(const Options& o, const std::vector<Config>& cs, const Benchmark& fn) {
-    options = o;
-    Session session(collector, env, &sink, log);
-    SessionInfo info{"t", 0, cs.size(), &options, 0, "/tmp/"};
-    return session.run(info, cs, fn);
-  }
-};
+using Harness = testing::SessionHarness<>;
 
 TEST(SessionTest, RunsConfigsTimesRunsAfterWarmups) {
   Harness h;

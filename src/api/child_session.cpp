@@ -87,7 +87,7 @@ Results run_child_session(const subprocess::ChildMarker& marker, std::string_vie
     Session session(collector, *dev.environment, nullptr, log);
     const auto started = std::chrono::steady_clock::now();
     if (scope.budget_ms > 0) {
-      session.set_stop_after_config([&] {
+      session.set_after_config([&] {
         return std::chrono::steady_clock::now() - started >=
                std::chrono::milliseconds(scope.budget_ms);
       });

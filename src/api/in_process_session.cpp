@@ -62,7 +62,7 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
     std::optional<ShardProgress> all_ranks;
     if (plan.shard.sharded() && plan.shard.index == 0) {
       all_ranks.emplace(log, plan.shard, plan.base_prefix, d.name, d.id, configs.size(), opt.runs);
-      session.set_stop_after_config([&] {
+      session.set_after_config([&] {
         all_ranks->update();
         return false;
       });

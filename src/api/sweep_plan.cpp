@@ -40,7 +40,6 @@ std::vector<double> balance_weights(std::string_view name, const std::vector<Con
   for (std::size_t c = 0; c < configs.size(); ++c) {
     if (!known[c]) weights[c] = sum / static_cast<double>(count);  // unknown: an average config
   }
-  (void)options;
   return weights;
 }
 

@@ -210,7 +210,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
         last_flush = std::chrono::steady_clock::now();
         out.failures.push_back(std::move(failed.failure));
         progress.skip_config();
-        if (stop_after_config_ && stop_after_config_()) break;
+        if (after_config_ && after_config_()) break;
         continue;
       }
       // With on_config_error "skip" every config is journaled as it ends: a later config's
@@ -220,7 +220,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
         flush_to_sink(out, false);
         last_flush = std::chrono::steady_clock::now();
       }
-      if (stop_after_config_ && stop_after_config_()) break;
+      if (after_config_ && after_config_()) break;
     }
     progress.finish();
     flush_to_sink(out, true);

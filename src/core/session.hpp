@@ -40,9 +40,9 @@ class Session {
   /// `sink` may be null (no journal).
   Session(Collector& collector, RunEnvironment& environment, RunSink* sink, const Logger& log);
 
-  /// Called after every config that finished (or failed); returning true ends the sweep there,
-  /// as if those were all its configs (a re-run child's part of a sweep).
-  void set_stop_after_config(std::function<bool()> stop) { stop_after_config_ = std::move(stop); }
+  /// Called after every config that finished (or failed): a re-run child's budget, rank 0's
+  /// count of all ranks. Returning true ends the sweep there, as if those were all its configs.
+  void set_after_config(std::function<bool()> hook) { after_config_ = std::move(hook); }
 
   /// Runs the sweep. Runs are numbered by Config::index(), so `configs` may be a part of a sweep
   /// (a resumed sweep, a re-run child's share). If the tool throws, or `fn` throws and
@@ -78,7 +78,7 @@ class Session {
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"
-  std::function<bool()> stop_after_config_;
+  std::function<bool()> after_config_;
   std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
   const std::vector<std::string>* ignore_kernel_list_ = nullptr;
 };

@@ -248,7 +248,7 @@ TEST(SessionTest, StopAfterConfigEndsTheSweepAtThatBoundary) {
   Harness h;
   int done = 0;
   Session session(h.collector, h.env, &h.sink, h.log);
-  session.set_stop_after_config([&] { return ++done == 2; });
+  session.set_after_config([&] { return ++done == 2; });
   h.options = silent(1);
   SessionInfo info{"t", 0, 4, &h.options, 0, "/tmp/"};
   const auto out = session.run(info, configs({1, 2, 3, 4}), [&](const Config&) {

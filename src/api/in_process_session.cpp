@@ -46,12 +46,15 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   const Logger log(opt);
   const std::vector<Config>& to_measure = plan.to_measure;
   std::unique_ptr<report::JournalWriter> journal;
+  StepTimes& steps = tool.steps;
   const std::string prefix =
       start_session(&d, to_measure, resume ? &*resume : nullptr, log, &journal);
+  steps.lap("journal open");
   thermal::RunMonitor& monitor = *tool.monitor;
   MonitoredEnvironment environment(*tool.environment, monitor);
   journal->set_telemetry_source([&] { return monitor.drain(); });
   Session session(*tool.collector, environment, journal.get(), log);
+  session.set_step_times(&steps);
   const SessionInfo info{d.name, d.id, to_measure.size(), &opt, tool.device, prefix};
   const auto t0 = std::chrono::steady_clock::now();
   Session::Output out;
@@ -76,6 +79,7 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   log.info("Profiling completed successfully !");
   monitor.finish();
+  steps.lap("telemetry stop");
 
   d.telemetry = monitor.telemetry();
   if (resume) {
@@ -83,11 +87,14 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
     out = merge_resumed(std::move(*resume), std::move(out));
   }
   fill_tables(std::move(out), log, &d);
+  steps.lap("tables");
   if (auto warning = throttle_warning(summarize_telemetry(d.telemetry), configs)) {
     log.warn(*warning);
   }
   Results results(std::move(d));
   write_csv_files(results, prefix, log);
+  steps.lap("csv");
+  log.debug(steps.summary());
   return results;
 }
 

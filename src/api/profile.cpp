@@ -51,6 +51,7 @@ bool device_available(std::string* reason) { return cuda::device_available(reaso
 
 Results profile(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
                 const Options& options) {
+  StepTimes steps;
   Options opt = options;
   for (auto& m : opt.metrics) m = strip(m);
   opt.validate();
@@ -81,16 +82,23 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   if (tool.make_external) return profile_external(tool, name, id, configs, opt, std::move(plan));
 
   InProcessTool parts;
+  parts.steps = steps;
+  parts.steps.lap("validation and plan");
   if (shard.local_rank) cuda::select_device(*shard.local_rank);
   parts.device = cuda::require_device();
+  parts.steps.lap("device");
   parts.metadata = cuda::device_metadata(parts.device);
+  parts.steps.lap("metadata");
   parts.collector = tool.make(opt);
   parts.metadata.tool = tool.name;
   parts.metadata.tool_version = parts.collector->version();
+  parts.steps.lap("tool");
   parts.environment = std::make_unique<cuda::GpuRunEnvironment>(parts.device, opt);
+  parts.steps.lap("cache flush buffer");
   // Before each run: thermal guard, then telemetry; the environment flushes the cache at every
   // annotated region's entry.
   parts.monitor = thermal::RunMonitor::create(opt, log);
+  parts.steps.lap("NVML and telemetry");
   return run_in_process(name, id, configs, fn, opt, std::move(plan), std::move(parts));
 }
 

@@ -131,9 +131,11 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
   phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
+  if (final_records && steps_) steps_->lap("tool end");
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
   if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
   phases_.lap(SessionPhases::kJournal);
+  if (final_records && steps_) steps_->lap("last journal write");
   std::vector<RunLog> runs;
   runs.swap(pending_runs_);
   if (counts_ && ignore_kernel_list_ && collector_.flush_is_complete()) {
@@ -164,8 +166,10 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   ignore_kernel_list_ = &opt.ignore_kernel_list;
   const RegionEntry region_entry(info_collection, &info_, env_, phases_);
   info_collection.collect_once();
+  if (steps_) steps_->lap("session set-up");
   try {
     collector_.begin(info);
+    if (steps_) steps_->lap("tool begin");
   } catch (const std::exception& e) {
     collector_.abort();
     if (sink_) sink_->close(e.what());
@@ -223,9 +227,11 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
       if (after_config_ && after_config_()) break;
     }
     progress.finish();
+    if (steps_) steps_->skip();  // the runs are no fixed cost
     flush_to_sink(out, true);
     take_phases(out);  // the last journal write's own span
     if (sink_) sink_->close("");
+    if (steps_) steps_->lap("journal close");
     log_.debug(phases_.summary());
   } catch (const std::exception& e) {
     // The log sink may be user code (Python's sys.stdout): never let it replace the error.

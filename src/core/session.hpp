@@ -14,6 +14,7 @@
 #include "core/info_collection.hpp"
 #include "core/kernel_count_check.hpp"
 #include "core/session_phases.hpp"
+#include "core/step_times.hpp"
 #include "core/logger.hpp"
 #include "core/progress.hpp"
 #include "core/run_environment.hpp"
@@ -43,6 +44,9 @@ class Session {
   /// Called after every config that finished (or failed): a re-run child's budget, rank 0's
   /// count of all ranks. Returning true ends the sweep there, as if those were all its configs.
   void set_after_config(std::function<bool()> hook) { after_config_ = std::move(hook); }
+  /// Where run() adds its fixed steps (the tool's begin, the last flush and journal write);
+  /// null: not timed.
+  void set_step_times(StepTimes* steps) { steps_ = steps; }
 
   /// Runs the sweep. Runs are numbered by Config::index(), so `configs` may be a part of a sweep
   /// (a resumed sweep, a re-run child's share). If the tool throws, or `fn` throws and
@@ -81,6 +85,7 @@ class Session {
   std::function<bool()> after_config_;
   std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
   const std::vector<std::string>* ignore_kernel_list_ = nullptr;
+  StepTimes* steps_ = nullptr;
 };
 
 }  // namespace kscope

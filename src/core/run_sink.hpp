@@ -14,7 +14,11 @@ namespace kscope {
 class RunSink {
  public:
   virtual ~RunSink() = default;
-  /// Appends finished runs and their records; must be durable when it returns.
+  /// Finished runs handed over before their records arrive: a journal encodes them now and
+  /// writes them with the next append(), never without their records.
+  virtual void add_runs(const std::vector<RunLog>& runs) = 0;
+  /// Appends finished runs (with those of add_runs since the last append) and their records.
+  /// A journal writes them on its own thread, in order, at once; close() waits for them.
   virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
   /// A config failed with Options::on_config_error "skip"; must be durable when it returns.
   virtual void append_failure(const ConfigFailure& failure) = 0;
@@ -22,7 +26,8 @@ class RunSink {
   virtual void config_stopped(const ConfigStop& stop) { (void)stop; }
   /// Host phase spans recorded since the previous call; a journal writes them with its next line.
   virtual void add_phases(const std::vector<PhaseSpan>& spans) { (void)spans; }
-  /// The session ended; `error` is empty on success.
+  /// The session ended; `error` is empty on success. Everything handed over is durable when it
+  /// returns.
   virtual void close(const std::string& error) = 0;
 };
 

@@ -20,6 +20,9 @@ namespace {
 // wall time, so configs shorter than the gap share a write.
 constexpr auto kJournalInterval = std::chrono::seconds(1);
 constexpr auto kConfigFlushGap = std::chrono::milliseconds(100);
+// Between writes, finished runs go to the journal's thread after every config and every
+// kStageRuns runs, so that their encoding overlaps the next runs instead of adding to the write.
+constexpr std::size_t kStageRuns = 64;
 
 // While run() runs: its info collectors are the Session's, and the registry's entry hook calls
 // them and then the run environment (the cache flush, last, right before the region opens).
@@ -127,13 +130,26 @@ void Session::end_failed_run(const RunId& run, int pass, const Config& config,
   env_.after_run(run);
 }
 
+void Session::stage_runs(Output& out) {
+  if (!sink_ || staged_ == pending_runs_.size()) return;
+  take_phases(out);
+  sink_->add_runs(std::vector<RunLog>(pending_runs_.begin() + static_cast<std::ptrdiff_t>(staged_),
+                                      pending_runs_.end()));
+  staged_ = pending_runs_.size();
+}
+
 void Session::flush_to_sink(Output& out, bool final_records) {
   phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
   phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
   if (final_records && steps_) steps_->lap("tool end");
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
-  if (sink_ && (!records.empty() || !pending_runs_.empty())) sink_->append(pending_runs_, records);
+  if (sink_ && (!records.empty() || !pending_runs_.empty())) {
+    sink_->append(std::vector<RunLog>(pending_runs_.begin() + static_cast<std::ptrdiff_t>(staged_),
+                                      pending_runs_.end()),
+                  records);
+  }
+  staged_ = 0;
   phases_.lap(SessionPhases::kJournal);
   if (final_records && steps_) steps_->lap("last journal write");
   std::vector<RunLog> runs;
@@ -160,6 +176,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   Output out;
   skip_failures_ = opt.on_config_error == "skip";
   pending_runs_.clear();
+  staged_ = 0;
   phases_ = SessionPhases{};
   InfoCollection info_collection(opt.info_collectors, log_);
   counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
@@ -203,6 +220,8 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
           if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
             flush_to_sink(out, false);
             last_flush = std::chrono::steady_clock::now();
+          } else if (pending_runs_.size() - staged_ >= kStageRuns) {
+            stage_runs(out);
           }
         }
       } catch (FailedRun& failed) {
@@ -223,6 +242,8 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
           std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
         flush_to_sink(out, false);
         last_flush = std::chrono::steady_clock::now();
+      } else {
+        stage_runs(out);
       }
       if (after_config_ && after_config_()) break;
     }

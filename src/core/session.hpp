@@ -65,6 +65,8 @@ class Session {
   void end_failed_run(const RunId& run, int pass, const Config& config,
                       const ConfigFailure& failure);
   void flush_to_sink(Output& out, bool final_records);
+  /// Hands the finished runs not handed yet to the sink (RunSink::add_runs) with their phases.
+  void stage_runs(Output& out);
   /// Options::auto_runs: the measured runs of config `c` in batches until the stopping rule
   /// stops them (session_adaptive.cpp).
   /// Returns when it last handed runs to the sink.
@@ -78,7 +80,8 @@ class Session {
   RunEnvironment& env_;
   RunSink* sink_;
   const Logger& log_;
-  std::vector<RunLog> pending_runs_;
+  std::vector<RunLog> pending_runs_;  // finished since the last append
+  std::size_t staged_ = 0;            // how many of them add_runs has had
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"

@@ -4,11 +4,13 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <utility>
 
 #include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_codec.hpp"
+#include "report/json_text.hpp"
 
 namespace kscope::report {
 
@@ -22,6 +24,7 @@ JournalWriter::JournalWriter(const std::string& path, const Results::Data& heade
 }
 
 JournalWriter::~JournalWriter() {
+  worker_.reset();  // writes what is queued
   if (file_) std::fclose(file_);
 }
 
@@ -32,6 +35,42 @@ void JournalWriter::write_line(const std::string& line) {
   // fflush hands the line to the kernel, so it survives a crash or Ctrl-C of this process. No
   // fdatasync: on the H200 VM it cost about a millisecond per append, paid on every journal write.
   std::fflush(file_);
+}
+
+void JournalWriter::post(std::function<void()> task) {
+  if (!worker_) worker_ = std::make_unique<SerialWorker>();
+  worker_->post(std::move(task));
+}
+
+void JournalWriter::wait() {
+  if (worker_) worker_->wait();
+}
+
+void JournalWriter::add_runs(const std::vector<RunLog>& runs) {
+  std::optional<std::vector<RunTelemetry>> telemetry;
+  if (telemetry_source_) telemetry = telemetry_source_();
+  post([this, runs, telemetry = std::move(telemetry), phases = std::exchange(phases_, {})] {
+    stage(runs, telemetry ? &*telemetry : nullptr, phases);
+  });
+}
+
+void JournalWriter::stage(const std::vector<RunLog>& runs, const std::vector<RunTelemetry>* telemetry,
+                          const std::vector<PhaseSpan>& phases) {
+  for (const auto& r : runs) {
+    if (!staged_.runs.empty()) staged_.runs += ',';
+    append_json(staged_.runs, r);
+  }
+  if (telemetry) {
+    staged_.has_telemetry = true;
+    for (const auto& t : *telemetry) {
+      if (!staged_.telemetry.empty()) staged_.telemetry += ',';
+      append_json(staged_.telemetry, t);
+    }
+  }
+  for (const auto& p : phases) {
+    if (!staged_.phases.empty()) staged_.phases += ',';
+    append_json(staged_.phases, p);
+  }
 }
 
 void JournalWriter::append(const std::vector<RunLog>& runs,
@@ -46,15 +85,20 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
 void JournalWriter::append(const std::vector<RunLog>& runs,
                            const std::vector<KernelRecord>& records,
                            const std::optional<std::vector<RunTelemetry>>& telemetry) {
-  Json runs_json = Json::array();
-  for (const auto& r : runs) runs_json.push_back(to_json(r));
-  Json records_json = Json::array();
-  for (const auto& k : records) records_json.push_back(to_json(k));
-  Json line{{"kind", "runs"}, {"runs", runs_json}, {"records", records_json}};
-  if (telemetry) line["telemetry"] = telemetry_to_json(*telemetry);
-  if (!phases_.empty()) line["phases"] = phases_to_json(phases_);
-  phases_.clear();
-  write_line(to_text(line));
+  post([this, runs, records, telemetry, phases = std::exchange(phases_, {})] {
+    stage(runs, telemetry ? &*telemetry : nullptr, phases);
+    std::string line = "{\"kind\":\"runs\",\"runs\":[" + staged_.runs + "],\"records\":[";
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if (i) line += ',';
+      append_json(line, records[i]);
+    }
+    line += ']';
+    if (staged_.has_telemetry) line += ",\"telemetry\":[" + staged_.telemetry + "]";
+    if (!staged_.phases.empty()) line += ",\"phases\":[" + staged_.phases + "]";
+    line += '}';
+    staged_ = {};
+    write_line(line);
+  });
 }
 
 void JournalWriter::add_phases(const std::vector<PhaseSpan>& spans) {
@@ -62,6 +106,7 @@ void JournalWriter::add_phases(const std::vector<PhaseSpan>& spans) {
 }
 
 void JournalWriter::move_to(const std::string& path) {
+  wait();
   if (std::rename(path_.c_str(), path.c_str()) != 0) {
     throw Error("cannot rename the journal '" + path_ + "' to '" + path +
                 "': " + std::strerror(errno) + ". Choose a writable output_prefix.");
@@ -69,32 +114,42 @@ void JournalWriter::move_to(const std::string& path) {
   path_ = path;
 }
 
+void JournalWriter::write_now(std::string line) {
+  post([this, line = std::move(line)] { write_line(line); });
+  wait();
+}
+
 void JournalWriter::append_metadata(const Metadata& metadata) {
-  write_line(to_text(Json{{"kind", "metadata"}, {"metadata", to_json(metadata)}}));
+  write_now(to_text(Json{{"kind", "metadata"}, {"metadata", to_json(metadata)}}));
 }
 
 void JournalWriter::append_findings(const std::vector<Finding>& findings) {
-  write_line(to_text(Json{{"kind", "findings"}, {"findings", findings_to_json(findings)}}));
+  write_now(to_text(Json{{"kind", "findings"}, {"findings", findings_to_json(findings)}}));
 }
 
 void JournalWriter::append_failure(const ConfigFailure& failure) {
-  write_line(to_text(Json{{"kind", "failed"}, {"failure", to_json(failure)}}));
+  write_now(to_text(Json{{"kind", "failed"}, {"failure", to_json(failure)}}));
 }
 
 void JournalWriter::config_stopped(const ConfigStop& stop) {
   Json line = to_json(stop);
   line["kind"] = "stop";
-  write_line(to_text(line));
+  const std::string text = to_text(line);
+  post([this, text] { write_line(text); });
 }
 
 void JournalWriter::close(const std::string& error) {
-  if (!file_) return;
-  Json line{{"kind", "end"}, {"error", error}};
-  if (!phases_.empty()) line["phases"] = phases_to_json(phases_);
-  phases_.clear();
-  write_line(to_text(line));
-  std::fclose(file_);
-  file_ = nullptr;
+  if (closed_) return;
+  closed_ = true;
+  post([this, error, phases = std::exchange(phases_, {})] {
+    std::string line = "{\"kind\":\"end\",\"error\":";
+    append_json_string(line, error);
+    if (!phases.empty()) line += ",\"phases\":" + json_array_text(phases);
+    write_line(line + "}");
+    std::fclose(file_);
+    file_ = nullptr;
+  });
+  wait();
 }
 
 namespace {

@@ -1,16 +1,21 @@
 #pragma once
 // The journal: a JSON Lines file written while a session runs. Line 1 is the header (options,
 // metadata, configs); then one line per batch of finished runs with their kernel records (and,
-// for the sanitizer tool, a "findings" line); a final "end" line records success or the error. Every append is flushed to disk, so a crash
-// keeps what was measured; load_journal() turns any prefix of it back into Results.
+// for the sanitizer tool, a "findings" line); a final "end" line records success or the error. Lines
+// are encoded and written on a thread of the journal's own, in call order, each flushed to the
+// kernel as it is written, so a crash keeps what was measured while the sweep's thread only hands
+// data over; close() returns once everything is written. load_journal() turns any prefix of it
+// back into Results.
 
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/run_sink.hpp"
+#include "core/serial_worker.hpp"
 #include "kscope/results.hpp"
 
 namespace kscope::report {
@@ -24,6 +29,9 @@ class JournalWriter : public RunSink {
   JournalWriter(const JournalWriter&) = delete;             // non-copyable
   JournalWriter& operator=(const JournalWriter&) = delete;  // non-copyable
 
+  /// Runs (their telemetry, the phases so far) encoded now on the journal's thread and written
+  /// with the next "runs" line.
+  void add_runs(const std::vector<RunLog>& runs) override;
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
   /// A "runs" line with the given telemetry (nullopt: none), e.g. what a resumed sweep carries
   /// over from the journal it resumes.
@@ -52,11 +60,24 @@ class JournalWriter : public RunSink {
   }
 
  private:
-  void write_line(const std::string& line);
+  // The journal's thread: every line is encoded and written there, in the order of the calls.
+  void post(std::function<void()> task);
+  void wait();  // the lines posted so far are written (rethrows what the thread threw)
+  void write_now(std::string line);  // posts `line` and waits for it
+  void write_line(const std::string& line);  // the thread's (and the constructor's) write
+  void stage(const std::vector<RunLog>& runs, const std::vector<RunTelemetry>* telemetry,
+             const std::vector<PhaseSpan>& phases);  // the thread's
+
   std::string path_;
-  std::FILE* file_ = nullptr;
+  std::FILE* file_ = nullptr;  // the thread's once it runs
+  bool closed_ = false;
   std::function<std::vector<RunTelemetry>()> telemetry_source_;
-  std::vector<PhaseSpan> phases_;  // not written yet
+  std::vector<PhaseSpan> phases_;  // handed over with the next add_runs, runs line or end line
+  struct Staged {  // the next "runs" line so far, as JSON text (the thread's)
+    std::string runs, telemetry, phases;
+    bool has_telemetry = false;
+  } staged_;
+  std::unique_ptr<SerialWorker> worker_;  // started by the first line after the header
 };
 
 /// What a journal's lines hold (read_journal): the header in `data` (name, id, options, metadata,

@@ -5,6 +5,7 @@
 
 #include "kscope/errors.hpp"
 #include "report/json_field.hpp"
+#include "report/json_text.hpp"
 
 namespace kscope::report {
 namespace {
@@ -21,6 +22,14 @@ std::optional<std::string> optional_string_from(const JsonField& j) {
 }
 
 Json optional_int(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
+
+// The journal's types are encoded once, as text (json_text.hpp); their trees parse it.
+template <class T>
+Json text_to_json(const T& item) {
+  std::string text;
+  append_json(text, item);
+  return Json::parse(text);
+}
 
 template <class T>
 Json optional_json(const std::optional<T>& v) {
@@ -163,12 +172,6 @@ void options_from_json(const JsonField& j, Options* o) {
 }
 
 namespace {
-
-Json info_array(const std::vector<InfoValue>& values) {
-  Json out = Json::array();
-  for (const auto& v : values) out.push_back(to_json(v));
-  return out;
-}
 
 Json info_to_json(const std::vector<InfoValue>& values, const std::vector<std::string>& names) {
   Json out = Json::object();
@@ -388,19 +391,7 @@ ProcessedRow processed_row_from_json(const JsonField& j,
   return p;
 }
 
-Json to_json(const RunLog& r) {
-  Json j{{"config", r.run.config}, {"run", r.run.run}, {"entered", r.entered}, {"failed", r.failed}};
-  // Info collectors' values, in Options::info_collectors order (only with collectors).
-  if (!r.info.empty()) j["info"] = info_array(r.info);
-  if (!r.annotation_info.empty()) {
-    Json entries = Json::array();
-    for (const auto& a : r.annotation_info) {
-      entries.push_back(Json{{"annotation", a.annotation}, {"info", info_array(a.values)}});
-    }
-    j["annotation_info"] = std::move(entries);
-  }
-  return j;
-}
+Json to_json(const RunLog& r) { return text_to_json(r); }
 
 RunLog run_log_from_json(const JsonField& j) {
   RunLog r;
@@ -421,20 +412,7 @@ RunLog run_log_from_json(const JsonField& j) {
   return r;
 }
 
-Json to_json(const KernelRecord& k) {
-  Json metrics = Json::array();
-  for (const auto& m : k.metrics) {
-    metrics.push_back(Json::array({m.metric, number(m.value), optional_string(m.unit)}));
-  }
-  Json j{{"annotation", k.annotation}, {"kernel", k.kernel},     {"mangled", k.mangled},
-         {"config", k.run.config},     {"run", k.run.run},       {"device", k.device},
-         {"sequence", k.sequence},     {"metrics", metrics}};
-  // GPU times and stream: only when the tool timed the kernel in process (later minor version).
-  if (k.start_ns) j["start_ns"] = *k.start_ns;
-  if (k.end_ns) j["end_ns"] = *k.end_ns;
-  if (k.stream) j["stream"] = *k.stream;
-  return j;
-}
+Json to_json(const KernelRecord& k) { return text_to_json(k); }
 
 KernelRecord kernel_record_from_json(const JsonField& j) {
   KernelRecord k;
@@ -455,17 +433,7 @@ KernelRecord kernel_record_from_json(const JsonField& j) {
   return k;
 }
 
-Json to_json(const PhaseSpan& p) {
-  Json j{{"phase", p.phase}};
-  if (p.config) j["config"] = *p.config;
-  if (p.run) j["run"] = *p.run;
-  if (p.warmup) j["warmup"] = true;
-  if (p.pass != 0) j["pass"] = p.pass;
-  if (!p.annotation.empty()) j["annotation"] = p.annotation;
-  j["start_ns"] = p.start_ns;
-  j["end_ns"] = p.end_ns;
-  return j;
-}
+Json to_json(const PhaseSpan& p) { return text_to_json(p); }
 
 PhaseSpan phase_span_from_json(const JsonField& j) {
   PhaseSpan p;
@@ -482,9 +450,7 @@ PhaseSpan phase_span_from_json(const JsonField& j) {
 }
 
 Json phases_to_json(const std::vector<PhaseSpan>& phases) {
-  Json out = Json::array();
-  for (const auto& p : phases) out.push_back(to_json(p));
-  return out;
+  return Json::parse(json_array_text(phases));
 }
 
 std::vector<PhaseSpan> phases_from_json(const JsonField& j) {
@@ -531,16 +497,6 @@ Timeline timeline_from_json(const JsonField& j) {
   return t;
 }
 
-Json to_json(const TelemetrySample& t) {
-  return Json{{"sm_clock_mhz", optional_json(t.sm_clock_mhz)},
-              {"memory_clock_mhz", optional_json(t.memory_clock_mhz)},
-              {"temperature_c", optional_json(t.temperature_c)},
-              {"headroom_c", optional_json(t.headroom_c)},
-              {"power_w", t.power_w ? number(*t.power_w) : Json(nullptr)},
-              {"clock_event_reasons", optional_json(t.clock_event_reasons)},
-              {"age_ms", t.age_ms ? number(*t.age_ms) : Json(nullptr)}};
-}
-
 TelemetrySample telemetry_sample_from_json(const JsonField& j) {
   TelemetrySample t;
   t.sm_clock_mhz = j.optional<int>("sm_clock_mhz");
@@ -553,14 +509,7 @@ TelemetrySample telemetry_sample_from_json(const JsonField& j) {
   return t;
 }
 
-Json to_json(const RunTelemetry& t) {
-  return Json{{"config", t.config},
-              {"run", t.run},
-              {"device", t.device},
-              {"before", t.before ? to_json(*t.before) : Json(nullptr)},
-              {"after", t.after ? to_json(*t.after) : Json(nullptr)},
-              {"cooling_wait_s", number(t.cooling_wait_s)}};
-}
+Json to_json(const RunTelemetry& t) { return text_to_json(t); }
 
 RunTelemetry run_telemetry_from_json(const JsonField& j) {
   RunTelemetry t;
@@ -574,9 +523,7 @@ RunTelemetry run_telemetry_from_json(const JsonField& j) {
 }
 
 Json telemetry_to_json(const std::vector<RunTelemetry>& telemetry) {
-  Json out = Json::array();
-  for (const auto& t : telemetry) out.push_back(to_json(t));
-  return out;
+  return Json::parse(json_array_text(telemetry));
 }
 
 std::vector<RunTelemetry> telemetry_from_json(const JsonField& j) {

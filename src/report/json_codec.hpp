@@ -55,7 +55,6 @@ void options_from_json(const JsonField& j, Options* o);
 [[nodiscard]] KernelSpan kernel_span_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const Timeline& t);
 [[nodiscard]] Timeline timeline_from_json(const JsonField& j);
-[[nodiscard]] Json to_json(const TelemetrySample& t);
 [[nodiscard]] TelemetrySample telemetry_sample_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const RunTelemetry& t);
 [[nodiscard]] RunTelemetry run_telemetry_from_json(const JsonField& j);

@@ -1,0 +1,44 @@
+#pragma once
+// A thread of its own that runs posted tasks one at a time, in the order posted: the journal
+// encodes and writes its lines there, so that the sweep's thread only hands data over. The
+// first exception a task throws is kept and rethrown by the next post() or wait(); later tasks
+// are dropped.
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace kscope {
+
+class SerialWorker {
+ public:
+  SerialWorker();
+  /// Runs the tasks still queued, then joins the thread. Exceptions are dropped.
+  ~SerialWorker();
+  SerialWorker(const SerialWorker&) = delete;             // non-copyable
+  SerialWorker& operator=(const SerialWorker&) = delete;  // non-copyable
+
+  /// Queues `task`. Rethrows (once) what an earlier task threw.
+  void post(std::function<void()> task);
+  /// Returns once every task posted before it has run. Rethrows (once) what a task threw.
+  void wait();
+
+ private:
+  void loop();
+  void rethrow_locked(std::unique_lock<std::mutex>& lock);
+
+  std::mutex mu_;
+  std::condition_variable wake_;  // a task was posted, or stopping
+  std::condition_variable idle_;  // the queue ran empty
+  std::deque<std::function<void()>> tasks_;
+  bool running_task_ = false;
+  bool stopping_ = false;
+  bool failed_ = false;  // a task threw: later ones are dropped
+  std::exception_ptr error_;
+  std::thread thread_;  // last member: started last, joined before the others go
+};
+
+}  // namespace kscope

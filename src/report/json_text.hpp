@@ -1,0 +1,40 @@
+#pragma once
+// JSON text of the pieces a journal line is made of (runs, kernel records, telemetry, host
+// phases), appended straight to a string: the journal writes them for every run of a sweep, so
+// they skip nlohmann's object trees (~45 us per run on the H200 host, docs/architecture.md). The
+// one description of these encodings: the codec's to_json() of the same types parses this text.
+// Same rules as the codec: NaN and infinities become null; text that is not UTF-8 gets U+FFFD.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/kernel_record.hpp"
+#include "kscope/results.hpp"
+#include "kscope/timeline.hpp"
+
+namespace kscope::report {
+
+/// `s` as a JSON string (quoted, escaped).
+void append_json_string(std::string& out, std::string_view s);
+/// `x` as a JSON number, null when not finite; integral values keep a ".0".
+void append_json_number(std::string& out, double x);
+
+void append_json(std::string& out, const RunLog& r);
+void append_json(std::string& out, const KernelRecord& k);
+void append_json(std::string& out, const PhaseSpan& p);
+void append_json(std::string& out, const RunTelemetry& t);
+
+/// The items of `items` as a JSON array.
+template <class Items>
+std::string json_array_text(const Items& items) {
+  std::string out = "[";
+  for (const auto& item : items) {
+    if (out.size() > 1) out += ',';
+    append_json(out, item);
+  }
+  return out + "]";
+}
+
+}  // namespace kscope::report

@@ -1,0 +1,56 @@
+// SerialWorker: tasks run in order on another thread; wait() returns when they ran; the first
+// exception comes back once and drops what was queued after it.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/serial_worker.hpp"
+
+namespace kscope {
+namespace {
+
+TEST(SerialWorker, RunsTasksInOrderOnItsOwnThread) {
+  std::vector<int> order;
+  std::thread::id where;
+  SerialWorker w;
+  for (int i = 0; i < 100; ++i) {
+    w.post([&order, &where, i] {
+      order.push_back(i);
+      where = std::this_thread::get_id();
+    });
+  }
+  w.wait();
+  ASSERT_EQ(order.size(), 100u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(order[static_cast<std::size_t>(i)], i);
+  EXPECT_NE(where, std::this_thread::get_id());
+}
+
+TEST(SerialWorker, TheFirstErrorIsRethrownOnceAndLaterTasksAreDropped) {
+  int ran = 0;
+  SerialWorker w;
+  w.post([] { throw std::runtime_error("disk full"); });
+  w.post([&ran] { ++ran; });
+  try {
+    w.wait();
+    FAIL() << "wait() did not rethrow";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "disk full");
+  }
+  w.post([&ran] { ++ran; });
+  w.wait();
+  EXPECT_EQ(ran, 0);
+}
+
+TEST(SerialWorker, DestructionRunsWhatIsQueued) {
+  int ran = 0;
+  {
+    SerialWorker w;
+    for (int i = 0; i < 10; ++i) w.post([&ran] { ++ran; });
+  }
+  EXPECT_EQ(ran, 10);
+}
+
+}  // namespace
+}  // namespace kscope

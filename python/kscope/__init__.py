@@ -40,6 +40,7 @@ from . import (
     utils,
     visualization,
 )
+from ._cupti_handoff import release
 from .annotation import annotate
 from .collection.core import OutputFormat, ProfileResults, load, load_ncu, output_formats
 from .comparison import Comparison, compare
@@ -83,6 +84,7 @@ __all__ = [
     "load",
     "load_ncu",
     "output_formats",
+    "release",
     "row_panel",
     "sanitize",
     "thermovision",

@@ -165,6 +165,8 @@ void bind_profile(nb::module_& m) {
       },
       "(True, \"\") when a CUDA device is usable, else (False, reason).");
   m.def("available_tools", &available_tools, "Names of the tools this build has.");
+  m.def("release", &release,
+        "Gives up what kscope keeps loaded between profile() calls (CUPTI, NVML): kscope::release.");
 }
 
 }  // namespace kscope::python

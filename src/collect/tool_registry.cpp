@@ -1,6 +1,7 @@
 #include "collect/tool_registry.hpp"
 
 #include "collect/cupti/cupti_collector.hpp"
+#include "collect/cupti/resident_cupti.hpp"
 #include "collect/ncu/ncu_tool.hpp"
 #include "collect/sanitizer/sanitizer_tool.hpp"
 #include "kscope/errors.hpp"
@@ -13,7 +14,8 @@ const std::vector<ToolEntry>& entries() {
       {"cupti", &cupti::CuptiCollector::check_options,
        [](const Options&) -> std::unique_ptr<Collector> {
          return std::make_unique<cupti::CuptiCollector>();
-       }},
+       },
+       nullptr, [] { cupti::release_cupti(); }},
       {"ncu", &ncu::NcuTool::check_options, nullptr, &ncu::NcuTool::create},
       {"sanitizer", &sanitizer::SanitizerTool::check_options, nullptr,
        &sanitizer::SanitizerTool::create},
@@ -31,6 +33,12 @@ const ToolEntry& find_tool(const std::string& name) {
   for (const auto& t : entries()) list += (list.empty() ? "'" : ", '") + t.name + "'";
   throw NotSupportedError("tool '" + name + "' is not available in this kscope build; available: " +
                           list + ".");
+}
+
+void release_tools() noexcept {
+  for (const auto& t : entries()) {
+    if (t.release) t.release();
+  }
 }
 
 std::vector<std::string> available_tools() {

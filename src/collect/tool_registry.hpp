@@ -22,7 +22,12 @@ struct ToolEntry {
   /// parent instead of an in-process session; nullptr for in-process tools. Finding the external
   /// program happens here, so a missing tool fails before any work.
   std::unique_ptr<ExternalTool> (*make_external)(const Options&) = nullptr;
+  /// Gives up what the tool keeps loaded between sessions (kscope::release); nullptr: nothing.
+  void (*release)() = nullptr;
 };
+
+/// Every tool's release (kscope::release; also before a re-executing tool starts its child).
+void release_tools() noexcept;
 
 /// The tool named by options.tool; throws NotSupportedError when this build lacks it.
 [[nodiscard]] const ToolEntry& find_tool(const std::string& name);

@@ -1,5 +1,8 @@
 #include "cuda/device.hpp"
 
+#include <map>
+#include <mutex>
+
 #include <unistd.h>
 
 #include <ctime>
@@ -98,6 +101,18 @@ void select_device(int local_rank) {
 }
 
 Metadata device_metadata(int device) {
+  // What the device and host are does not change while the process lives, and reading it costs
+  // ~1 ms: once per device and process; only the start time is per session.
+  static std::mutex mu;
+  static std::map<int, Metadata> known;
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    if (const auto it = known.find(device); it != known.end()) {
+      Metadata m = it->second;
+      m.started_at = utc_now_iso();
+      return m;
+    }
+  }
   Metadata m;
   m.device = device;
   cudaDeviceProp prop{};
@@ -120,6 +135,8 @@ Metadata device_metadata(int device) {
   m.host = host_name();
   m.kscope_version = kscope::version();
   m.started_at = utc_now_iso();
+  const std::lock_guard<std::mutex> lock(mu);
+  known.emplace(device, m);
   return m;
 }
 

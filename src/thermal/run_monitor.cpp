@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <system_error>
 
 #include "cuda/device_identity.hpp"
@@ -36,11 +37,45 @@ NvmlGpuMonitor::IdentityFn identities_of_all_devices() {
   };
 }
 
+// NVML stays loaded and initialised from the first session of the process to release_nvml():
+// nvmlInit, the device handles and the first readings after it cost ~20 ms on the H200, every
+// time. A failed load is not retried either (the reason is kept).
+struct ResidentNvml {
+  std::mutex mu;
+  bool tried = false;
+  std::shared_ptr<const nvml::NvmlLibrary> library;
+  std::string why;
+};
+
+ResidentNvml& resident() {
+  static ResidentNvml r;
+  return r;
+}
+
+std::shared_ptr<const nvml::NvmlLibrary> resident_nvml(std::string* why) {
+  ResidentNvml& r = resident();
+  const std::lock_guard<std::mutex> lock(r.mu);
+  if (!r.tried) {
+    r.library = nvml::NvmlLibrary::load(&r.why);
+    r.tried = true;
+  }
+  *why = r.why;
+  return r.library;
+}
+
 }  // namespace
+
+void release_nvml() {
+  ResidentNvml& r = resident();
+  const std::lock_guard<std::mutex> lock(r.mu);
+  r.library.reset();  // nvmlShutdown once the last session holding it ends
+  r.why.clear();
+  r.tried = false;
+}
 
 std::unique_ptr<RunMonitor> RunMonitor::create(const Options& options, const Logger& log) {
   std::string why;
-  std::shared_ptr<const nvml::NvmlLibrary> library = nvml::NvmlLibrary::load(&why);
+  std::shared_ptr<const nvml::NvmlLibrary> library = resident_nvml(&why);
   if (!library) {
     if (options.thermal_mode != "off") {
       log.warn("thermal control is off and no GPU telemetry (clocks, temperature, power) is "

@@ -22,10 +22,15 @@
 
 namespace kscope::thermal {
 
+/// Lets go of the NVML that RunMonitor::create keeps loaded (nvmlShutdown once no session holds
+/// it); the next create() loads it again. kscope::release() calls it.
+void release_nvml();
+
 class RunMonitor {
  public:
   /// The real one: NVML through dlopen, the CUDA device current on the calling thread. Never
-  /// throws because NVML is missing.
+  /// throws because NVML is missing. NVML is loaded by the first call of the process and stays
+  /// loaded until release_nvml().
   [[nodiscard]] static std::unique_ptr<RunMonitor> create(const Options& options, const Logger& log);
 
   /// `monitor` is what the sampler reads (null: no telemetry, no thermal control). The first

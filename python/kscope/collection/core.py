@@ -38,6 +38,7 @@ from typing import Any, Literal, NamedTuple
 import pandas as pd
 
 from .. import extraction
+from .._cupti_handoff import hand_over_to_torch_profiler
 from .._native import native
 from ..exceptions import ConfigError, FileFormatWarning, InvalidArgumentError
 from ..info_collector import engine_collectors, normalize_collectors, validate_collectors
@@ -842,9 +843,12 @@ class KernelProfiler:
             if func(*call.args, **call.kwargs) is not None:
                 returned_value = True
 
-        results = native.profile(
-            func.__name__, engine_configs(self.signature, rows), flushing_in_child(run), options
-        )
+        try:
+            results = native.profile(
+                func.__name__, engine_configs(self.signature, rows), flushing_in_child(run), options
+            )
+        finally:
+            hand_over_to_torch_profiler()  # the cupti tool keeps CUPTI until torch.profiler starts
         if returned_value:
             warn(
                 f"Function '{func.__name__}' returns a value, but the return value for a "

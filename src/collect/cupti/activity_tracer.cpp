@@ -55,7 +55,12 @@ void CUPTIAPI ActivityTracer::on_complete(void* context, std::uint32_t stream,
                                           std::size_t valid) {
   auto& self = instance();
   if (buffer) {
-    self.decode(buffer, valid);
+    bool attached = false;
+    {
+      std::lock_guard<std::mutex> lock(self.mu_);
+      attached = self.attached_;
+    }
+    if (attached) self.decode(buffer, valid);  // between sessions: recycled undecoded
     self.give_back(buffer);
   }
   std::size_t dropped = 0;
@@ -99,19 +104,22 @@ void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
   for (auto& a : batch) pending_.push_back(std::move(a));
 }
 
-void ActivityTracer::enable() {
+void ActivityTracer::attach() {
+  KSCOPE_CUPTI_CHECK(cuptiActivityRegisterCallbacks(
+      reinterpret_cast<CUpti_BuffersCallbackRequestFunc>(&ActivityTracer::on_request),
+      reinterpret_cast<CUpti_BuffersCallbackCompleteFunc>(&ActivityTracer::on_complete)));
+  if (!enabled_) {
+    KSCOPE_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    enabled_ = true;
+  }
+  std::size_t stale_drops = 0;  // dropped before this session: not its records
+  (void)cuptiActivityGetNumDroppedRecords(nullptr, 0, &stale_drops);
   {
     std::lock_guard<std::mutex> lock(mu_);
     pending_.clear();
     dropped_ = 0;
+    attached_ = true;
   }
-  if (!registered_) {
-    KSCOPE_CUPTI_CHECK(cuptiActivityRegisterCallbacks(
-        reinterpret_cast<CUpti_BuffersCallbackRequestFunc>(&ActivityTracer::on_request),
-        reinterpret_cast<CUpti_BuffersCallbackCompleteFunc>(&ActivityTracer::on_complete)));
-    registered_ = true;
-  }
-  KSCOPE_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
   // CUPTI's clock against the host's steady clock, read back to back: kernel times then sit on
   // the timeline of the session's host phases (to within the two reads' distance, ~1 us).
   std::uint64_t cupti_now = 0;
@@ -120,16 +128,20 @@ void ActivityTracer::enable() {
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count();
   host_offset_ns_ = static_cast<std::int64_t>(host_now) - static_cast<std::int64_t>(cupti_now);
-  enabled_ = true;
 }
 
-void ActivityTracer::disable() noexcept {
+void ActivityTracer::detach() noexcept {
+  std::lock_guard<std::mutex> lock(mu_);
+  attached_ = false;
+  pending_.clear();
+}
+
+void ActivityTracer::release() noexcept {
+  detach();
   if (!enabled_) return;
   (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   (void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   enabled_ = false;
-  std::lock_guard<std::mutex> lock(mu_);
-  pending_.clear();
 }
 
 std::vector<KernelActivity> ActivityTracer::flush() {

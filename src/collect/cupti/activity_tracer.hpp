@@ -1,6 +1,9 @@
 #pragma once
 // The CUPTI Activity API side of the cupti tool: kernel records (GPU start/end) through
-// CUPTI's buffer callbacks. One per process, because CUPTI's buffer callbacks are global.
+// CUPTI's buffer callbacks. One per process, because CUPTI's buffer callbacks are global. Kernel
+// records stay enabled from the first timing session to release() (enabling them again costs the
+// next launch ~0.6 ms, disabling ~1 ms on the H200); between sessions CUPTI's buffers are
+// recycled undecoded.
 
 #include <atomic>
 #include <cstddef>
@@ -16,10 +19,15 @@ class ActivityTracer {
  public:
   static ActivityTracer& instance();
 
-  /// Registers the buffer callbacks (once) and enables CONCURRENT_KERNEL records.
-  void enable();
-  /// Disables kernel records (after a final flush). Does not throw.
-  void disable() noexcept;
+  /// A timing session starts: registers the buffer callbacks (again: another client may have
+  /// replaced them), enables CONCURRENT_KERNEL records unless they are on, and drops what earlier
+  /// sessions or launches between sessions left.
+  void attach();
+  /// The session ended (after its final flush): records are no longer decoded; they stay
+  /// enabled. Does not throw.
+  void detach() noexcept;
+  /// Disables kernel records (for the range profiler, another CUPTI client, exit). Does not throw.
+  void release() noexcept;
   /// Forces CUPTI to hand over every buffer (the device must be synchronised first) and returns
   /// the kernels decoded since the last call. Throws ToolError when records were dropped.
   [[nodiscard]] std::vector<KernelActivity> flush();
@@ -34,8 +42,8 @@ class ActivityTracer {
   void give_back(std::uint8_t* buffer);
 
   std::mutex mu_;
-  bool registered_ = false;
-  bool enabled_ = false;
+  bool enabled_ = false;   // CONCURRENT_KERNEL records are on
+  bool attached_ = false;  // a session decodes them (guarded by mu_)
   std::atomic<std::int64_t> host_offset_ns_{0};  // host steady clock minus CUPTI's clock (enable())
   std::vector<KernelActivity> pending_;
   std::vector<std::uint8_t*> free_buffers_;

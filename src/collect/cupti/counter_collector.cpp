@@ -1,5 +1,8 @@
 #include "collect/cupti/counter_collector.hpp"
 
+#include "collect/cupti/activity_tracer.hpp"
+#include "collect/cupti/resident_cupti.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -106,6 +109,8 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   batch_->prime(first_session_ranges(plan_, info.num_configs, opt.runs));
   step("first (empty) session");
   log_.debug("cupti metrics set-up: " + setup);
+  keep_cupti_until_exit();
+  ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
   callbacks_.subscribe(launches_.get());
   listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });

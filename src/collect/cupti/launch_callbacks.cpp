@@ -3,6 +3,9 @@
 #include <cuda.h>
 #include <cupti.h>
 
+#include <atomic>
+#include <mutex>
+
 #include "collect/cupti/cupti_check.hpp"
 
 namespace kscope::cupti {
@@ -19,9 +22,15 @@ constexpr CUpti_CallbackId kLaunchCallbacks[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
 };
 
-void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+// The process's subscription; the observer of the session in progress (null between sessions).
+std::mutex g_mu;
+CUpti_SubscriberHandle g_subscriber = nullptr;
+std::atomic<LaunchObserver*> g_observer{nullptr};
+
+void CUPTIAPI on_callback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId id,
                           const void* data) {
-  if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+  LaunchObserver* observer = g_observer.load(std::memory_order_acquire);
+  if (!observer || domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
   LaunchEvent e;
   e.correlation_id = cb->correlationId;
@@ -33,7 +42,14 @@ void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_Cal
   if (!e.entering && cb->functionReturnValue) {
     e.succeeded = *static_cast<const CUresult*>(cb->functionReturnValue) == CUDA_SUCCESS;
   }
-  static_cast<LaunchObserver*>(userdata)->on_launch(e);
+  observer->on_launch(e);
+}
+
+void unsubscribe_locked() noexcept {
+  if (!g_subscriber) return;
+  (void)cuptiEnableDomain(0, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+  (void)cuptiUnsubscribe(g_subscriber);
+  g_subscriber = nullptr;
 }
 
 }  // namespace
@@ -41,26 +57,35 @@ void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_Cal
 LaunchCallbacks::~LaunchCallbacks() { unsubscribe(); }
 
 void LaunchCallbacks::subscribe(LaunchObserver* observer) {
-  CUpti_SubscriberHandle handle = nullptr;
-  KSCOPE_CUPTI_CHECK(
-      cuptiSubscribe(&handle, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), observer));
-  subscriber_ = handle;
-  try {
-    for (CUpti_CallbackId id : kLaunchCallbacks) {
-      KSCOPE_CUPTI_CHECK(cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_DRIVER_API, id));
+  const std::lock_guard<std::mutex> lock(g_mu);
+  if (!g_subscriber) {
+    CUpti_SubscriberHandle handle = nullptr;
+    KSCOPE_CUPTI_CHECK(
+        cuptiSubscribe(&handle, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr));
+    g_subscriber = handle;
+    try {
+      for (CUpti_CallbackId id : kLaunchCallbacks) {
+        KSCOPE_CUPTI_CHECK(cuptiEnableCallback(1, handle, CUPTI_CB_DOMAIN_DRIVER_API, id));
+      }
+    } catch (...) {
+      unsubscribe_locked();
+      throw;
     }
-  } catch (...) {
-    unsubscribe();
-    throw;
   }
+  g_observer.store(observer, std::memory_order_release);
+  attached_ = true;
 }
 
 void LaunchCallbacks::unsubscribe() noexcept {
-  if (!subscriber_) return;
-  auto handle = static_cast<CUpti_SubscriberHandle>(subscriber_);
-  (void)cuptiEnableDomain(0, handle, CUPTI_CB_DOMAIN_DRIVER_API);
-  (void)cuptiUnsubscribe(handle);
-  subscriber_ = nullptr;
+  if (!attached_) return;
+  g_observer.store(nullptr, std::memory_order_release);
+  attached_ = false;
+}
+
+void release_launch_callbacks() noexcept {
+  const std::lock_guard<std::mutex> lock(g_mu);
+  g_observer.store(nullptr, std::memory_order_release);
+  unsubscribe_locked();
 }
 
 }  // namespace kscope::cupti

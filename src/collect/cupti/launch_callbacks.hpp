@@ -26,6 +26,10 @@ class LaunchObserver {
   virtual void on_launch(const LaunchEvent& event) noexcept = 0;
 };
 
+/// A session's hold on the launch callbacks. The CUPTI subscription behind them is the
+/// process's: made by the first session (throws CuptiError naming the other client when one
+/// holds CUPTI), kept between sessions with no observer (a launch then costs CUPTI's callback,
+/// ~1 us), and given up by release_launch_callbacks() (kscope::release, exit, another tool).
 class LaunchCallbacks {
  public:
   LaunchCallbacks() = default;
@@ -33,14 +37,17 @@ class LaunchCallbacks {
   LaunchCallbacks(const LaunchCallbacks&) = delete;             // non-copyable
   LaunchCallbacks& operator=(const LaunchCallbacks&) = delete;  // non-copyable
 
-  /// Subscribes to CUPTI (throws CuptiError naming the other client when one holds CUPTI) and
-  /// enables the launch callbacks, feeding `observer`.
+  /// Feeds every launch to `observer` from now on, subscribing the process first if needed.
   void subscribe(LaunchObserver* observer);
-  /// Disables the callbacks and unsubscribes. Does not throw.
+  /// Stops feeding the observer; the process stays subscribed. Does not throw.
   void unsubscribe() noexcept;
 
  private:
-  void* subscriber_ = nullptr;
+  bool attached_ = false;
 };
+
+/// Disables the launch callbacks and unsubscribes the process from CUPTI (nothing when it is
+/// not subscribed), so that another CUPTI client can subscribe. Does not throw.
+void release_launch_callbacks() noexcept;
 
 }  // namespace kscope::cupti

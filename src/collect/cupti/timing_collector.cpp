@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collect/cupti/launch_metrics.hpp"
+#include "collect/cupti/resident_cupti.hpp"
 #include "cuda/device_attributes.hpp"
 
 namespace kscope::cupti {
@@ -12,9 +13,10 @@ namespace kscope::cupti {
 TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
     : launch_metrics_(std::move(launch_metrics)) {
   joiner_.clear();
+  keep_cupti_until_exit();
   callbacks_.subscribe(&timing_);
   try {
-    ActivityTracer::instance().enable();
+    ActivityTracer::instance().attach();
   } catch (...) {
     callbacks_.unsubscribe();
     throw;
@@ -49,7 +51,7 @@ std::vector<KernelRecord> TimingCollector::end() {
 
 void TimingCollector::abort() noexcept {
   if (!active_) return;
-  ActivityTracer::instance().disable();
+  ActivityTracer::instance().detach();
   callbacks_.unsubscribe();
   joiner_.clear();
   active_ = false;

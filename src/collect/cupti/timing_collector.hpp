@@ -16,8 +16,9 @@ namespace kscope::cupti {
 
 class TimingCollector : public MeasurementPath {
  public:
-  /// Subscribes to the launch callbacks and enables kernel activity records; throws (leaving
-  /// nothing enabled) when CUPTI refuses, e.g. when another client holds it. Every record gets
+  /// Attaches to the process's launch callbacks and kernel activity records (made on first use,
+  /// kept between sessions: resident_cupti.hpp); throws when CUPTI refuses, e.g. when another
+  /// client holds it. Every record gets
   /// `launch_metrics` (launch__*, device__attribute_*: launch_metrics.hpp) from its activity
   /// record and its device's attributes.
   explicit TimingCollector(std::vector<std::string> launch_metrics = {});

@@ -2,7 +2,11 @@
 // cache control and outputs. Ground truth: kernels of known duration (spin) and known count.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
@@ -257,6 +261,36 @@ TEST(EngineGpuTest, CallCounterAdvancesPerName) {
   const auto a = profile("counter", configs({1}), fn, quiet(1, "counter"));
   const auto b = profile("counter", configs({1}), fn, quiet(1, "counter2"));
   EXPECT_EQ(b.id(), a.id() + 1);
+}
+
+// CUPTI stays subscribed between profile() calls (issue 19): kernels launched between two sessions
+// are nobody's, each session sees exactly its own, and after release() the next session
+// subscribes again; the second call of a process costs far less than the first.
+TEST(EngineGpuTest, CuptiStaysBetweenSessionsAndReleaseGivesItUp) {
+  auto fn = [](const Config& c) {
+    Annotation a("spin");
+    launch_spin(c.get<long long>("ns"));
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto first = profile("resident", configs({20000}, "ns"), fn, quiet(3, "resident1"));
+  const auto t1 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 50; ++i) launch_spin(5000);  // between sessions: recorded by no one
+  cudaDeviceSynchronize();
+  const auto second = profile("resident", configs({20000}, "ns"), fn, quiet(3, "resident2"));
+  const auto t2 = std::chrono::steady_clock::now();
+  release();
+  release();  // twice: nothing left the second time
+  const auto third = profile("resident", configs({40000}, "ns"), fn, quiet(3, "resident3"));
+  for (const Results* r : {&first, &second, &third}) {
+    EXPECT_EQ(r->raw().size(), 3u);
+    EXPECT_EQ(r->processed().size(), 1u);
+  }
+  EXPECT_NEAR(avg_of(second, "spin", 0), 20000, 4000);
+  EXPECT_NEAR(avg_of(third, "spin", 0), 40000, 4000);
+  const double first_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  const double second_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+  std::printf("[resident] first profile() %.1f ms, second %.1f ms (50 launches between)\n", first_ms,
+              second_ms);
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     opt.runs = runs;
     opt.verbosity = kscope::Verbosity::kSilent;
     opt.cache_control = cache;
-    opt.thermal_mode = "off";
+    opt.thermal.mode = "off";
     opt.output_prefix = "/tmp/kscope_bench_overhead/";
     opt.tool = tool;
     if (debug) {  // e.g. the per-run host time by phase, printed at the end of each session

@@ -54,13 +54,94 @@ using ProgressFn = std::function<void(const ProgressUpdate& update)>;
 inline constexpr const char* kTimeMetric = "gpu__time_duration.sum";
 
 /**
+ * Adaptive run count (Options::adaptive; Python runs="auto", docs/options.md, "Adaptive runs"):
+ * with `enabled`, Options::runs is ignored and each config takes batches of measured runs until
+ * every (annotation, metric) of it has a CI95 half-width within target_rel_ci of its mean,
+ * max_runs are done, time_budget is spent, or more runs stop narrowing the interval (the noise
+ * floor). Tool "cupti" only. The criteria are validated whether or not `enabled` is set.
+ *
+ * Flat names (Python keywords, result and journal keys, error messages): `enabled` is auto_runs
+ * (Python runs="auto"); target_rel_ci, min_runs, max_runs and time_budget keep their names.
+ */
+struct AdaptiveRuns {
+  /// Adaptive run count on (flat name: auto_runs).
+  bool enabled = false;
+  /// The CI95 half-width to reach, as a fraction of the mean (0.005: 0.5 %), > 0.
+  double target_rel_ci = 0.005;
+  /// Measured runs of the first batch, and the fewest per config (>= 2).
+  int min_runs = 5;
+  /// The most measured runs per config (>= min_runs).
+  int max_runs = 10000;
+  /// Seconds of measured runs per config after which no further batch starts (> 0).
+  double time_budget = 1.0;
+};
+
+/**
+ * Tool "sanitizer" (Options::sanitizer, docs/tools/sanitizer.md): what compute-sanitizer checks
+ * and how much it reports. Validated whatever the tool, since the defaults are valid and a typo
+ * is a typo.
+ *
+ * Flat names: sanitizer_<member> (sanitizer_checks, sanitizer_leak_check,
+ * sanitizer_print_limit).
+ */
+struct SanitizerOptions {
+  /// The compute-sanitizer checks to run, each in its own re-execution of the program: any of
+  /// "memcheck" (out-of-bounds and misaligned accesses; default), "racecheck" (shared-memory
+  /// races), "initcheck" (reads of uninitialised global memory), "synccheck" (invalid use of
+  /// barriers).
+  std::vector<std::string> checks{"memcheck"};
+  /// With "memcheck": also report device memory allocated during a run and still allocated
+  /// when the session ends (compute-sanitizer --leak-check full).
+  bool leak_check = false;
+  /// Most records compute-sanitizer reports per run of a check (its --print-limit, which also
+  /// caps its XML report); 0: no limit. kscope warns when a check reaches it, since later errors
+  /// are then missing.
+  int print_limit = 1000;
+};
+
+/// Defaults of ThermalOptions::wait and ThermalOptions::cont (degC of headroom).
+inline constexpr int kDefaultThermalWait = 10;
+inline constexpr int kDefaultThermalCont = 20;
+
+/**
+ * Thermal control (Options::thermal, docs/telemetry.md): before every run kscope reads the
+ * GPU's thermal headroom and, at or below `wait`, pauses until it is back to `cont`; in "auto"
+ * mode `cont` adapts to how fast the GPU heats up.
+ *
+ * Flat names: thermal_<member> (thermal_mode, thermal_wait, thermal_cont, thermal_timeout,
+ * thermal_device).
+ */
+struct ThermalOptions {
+  /// "auto" (adaptive), "manual" (fixed thresholds) or "off".
+  std::string mode = "auto";
+  /// Thermal headroom (degC below the slowdown limit, >= 0) at or below which kscope pauses
+  /// (kDefaultThermalWait when unset).
+  std::optional<int> wait;
+  /// Thermal headroom at which a pause ends (kDefaultThermalCont when unset); must be greater
+  /// than `wait`, defaults included.
+  std::optional<int> cont;
+  /// Longest pause in seconds (180).
+  std::optional<int> timeout;
+  /// CUDA ordinal of the GPU to watch; nullopt: the current device before every run.
+  std::optional<int> device;
+};
+
+/**
  * Every option of kscope::profile. Defaults follow nsight-python. String-valued enums are
  * validated by validate(), which names the bad value and the allowed ones.
+ *
+ * The options of one concern are grouped: `adaptive` (runs="auto"), `sanitizer` (tool
+ * "sanitizer") and `thermal` (thermal control). Everywhere outside C++ (the Python keywords,
+ * result and journal files, docs/options.md, error messages) every option has one flat name:
+ * `thermal.mode` is thermal_mode, `sanitizer.checks` is sanitizer_checks, `adaptive.enabled` is
+ * auto_runs; each group's comment gives its flat names.
  *
  * @code
  *   kscope::Options opt;
  *   opt.runs = 20;
  *   opt.cache_control = "none";
+ *   opt.thermal.mode = "manual";
+ *   opt.thermal.wait = 15;
  *   opt.derive_metric = [](const std::vector<double>& m, const kscope::Config& c) {
  *     double bytes = 3.0 * 4 * c.get<double>(0);
  *     return std::vector<kscope::DerivedValue>{{"bandwidth", bytes / m[0], "GB/s"}};
@@ -68,21 +149,10 @@ inline constexpr const char* kTimeMetric = "gpu__time_duration.sum";
  * @endcode
  */
 struct Options {
-  /// Measured repetitions per config (>= 1).
+  /// Measured repetitions per config (>= 1); ignored with adaptive.enabled.
   int runs = 1;
-  /// Adaptive run count (Python runs="auto"; docs/options.md, "Adaptive runs"): `runs` is ignored
-  /// and each config takes batches of measured runs until every (annotation, metric) of it has a
-  /// CI95 half-width within target_rel_ci of its mean, max_runs are done, time_budget is spent, or
-  /// more runs stop narrowing the interval (the noise floor). Tool "cupti" only.
-  bool auto_runs = false;
-  /// auto_runs: the CI95 half-width to reach, as a fraction of the mean (0.005: 0.5 %), > 0.
-  double target_rel_ci = 0.005;
-  /// auto_runs: measured runs of the first batch, and the fewest per config (>= 2).
-  int min_runs = 5;
-  /// auto_runs: the most measured runs per config (>= min_runs).
-  int max_runs = 10000;
-  /// auto_runs: seconds of measured runs per config after which no further batch starts (> 0).
-  double time_budget = 1.0;
+  /// Adaptive run count instead of a fixed `runs` (Python runs="auto").
+  AdaptiveRuns adaptive;
   /// Unmeasured repetitions per config before the measured ones (>= 0). Kernels launched in
   /// warm-up runs are discarded; use them for autotuning, caches and lazy initialisation.
   int warmup_runs = 0;
@@ -92,18 +162,8 @@ struct Options {
   std::vector<std::string> metrics{kTimeMetric};
   /// Collection tool: "cupti" (in-process, default), "ncu" or "sanitizer".
   std::string tool = "cupti";
-  /// Tool "sanitizer": the compute-sanitizer checks to run, each in its own re-execution of the
-  /// program: any of "memcheck" (out-of-bounds and misaligned accesses; default), "racecheck"
-  /// (shared-memory races), "initcheck" (reads of uninitialised global memory), "synccheck"
-  /// (invalid use of barriers). See docs/tools/sanitizer.md.
-  std::vector<std::string> sanitizer_checks{"memcheck"};
-  /// Tool "sanitizer", with "memcheck": also report device memory allocated during a run and
-  /// still allocated when the session ends (compute-sanitizer --leak-check full).
-  bool sanitizer_leak_check = false;
-  /// Tool "sanitizer": most records compute-sanitizer reports per run of a check (its
-  /// --print-limit, which also caps its XML report); 0: no limit. kscope warns when a check
-  /// reaches it, since later errors are then missing.
-  int sanitizer_print_limit = 1000;
+  /// Tool "sanitizer": its checks and reporting.
+  SanitizerOptions sanitizer;
   /// "all": flush the L2 cache at the entry of every annotated region (after the GPU work
   /// launched before it) by writing a scratch buffer of twice the L2 size on the device and
   /// discarding it, so that each region's first kernel starts cold like ncu's default; later
@@ -192,18 +252,8 @@ struct Options {
   /// reason and name tool "cupti" as the in-process alternative.
   std::string reexec_unavailable;
 
-  /// Thermal control: "auto" (adaptive), "manual" (fixed thresholds) or "off".
-  std::string thermal_mode = "auto";
-  /// Thermal headroom (degC below the slowdown limit, >= 0) at or below which kscope pauses
-  /// (kDefaultThermalWait when unset).
-  std::optional<int> thermal_wait;
-  /// Thermal headroom at which a pause ends (kDefaultThermalCont when unset); must be greater
-  /// than thermal_wait, defaults included.
-  std::optional<int> thermal_cont;
-  /// Longest pause in seconds (180).
-  std::optional<int> thermal_timeout;
-  /// CUDA ordinal of the GPU to watch; nullopt: the current device before every run.
-  std::optional<int> thermal_device;
+  /// Thermal control: pauses between runs that let the GPU cool.
+  ThermalOptions thermal;
 
   /// Where printed text goes. Empty: standard output.
   LogSink log;
@@ -221,10 +271,6 @@ struct Options {
   /// chosen tool cannot honour). Called by kscope::profile before any GPU work.
   void validate() const;
 };
-
-/// Defaults of Options::thermal_wait and Options::thermal_cont (degC of headroom).
-inline constexpr int kDefaultThermalWait = 10;
-inline constexpr int kDefaultThermalCont = 20;
 
 /// The allowed values of each string option, in the order the error messages list them.
 [[nodiscard]] const std::vector<std::string>& allowed_values(std::string_view option);

@@ -191,12 +191,12 @@ struct ProcessedRow {
   /// Error: describe() of the config's ConfigFailure; nullopt for a measured config. The column
   /// exists in CSV and DataFrame only when some config failed.
   std::optional<std::string> error;
-  /// StopReason: why the config stopped taking runs under Options::auto_runs ("target",
+  /// StopReason: why the config stopped taking runs under Options::adaptive ("target",
   /// "max_runs", "time_budget", "noise_floor", "no_values"); empty with a fixed run count.
   std::string stop_reason;
 };
 
-/// How one config ended under Options::auto_runs (Results::Data::stops, the journal's "stop"
+/// How one config ended under Options::adaptive (Results::Data::stops, the journal's "stop"
 /// lines, the JSON result's "stops").
 struct ConfigStop {
   std::size_t config = 0;   ///< index into Results::configs()
@@ -249,7 +249,7 @@ class Results {
     std::vector<RunTelemetry> telemetry;  ///< one entry per measured run (empty without NVML)
     std::vector<Finding> findings;        ///< tool "sanitizer": what it found (empty: clean)
     std::vector<ConfigFailure> failures;  ///< configs that threw with on_config_error "skip"
-    std::vector<ConfigStop> stops;        ///< Options::auto_runs: how each config ended
+    std::vector<ConfigStop> stops;        ///< Options::adaptive: how each config ended
     std::vector<InfoColumn> info_columns;  ///< one per info collector (Options::info_collectors)
     Timeline timeline;                    ///< host phases and kernel times (empty in older files)
     Metadata metadata;                    ///< environment
@@ -270,7 +270,7 @@ class Results {
   [[nodiscard]] const std::vector<RawRow>& raw() const { return d_.raw; }
   [[nodiscard]] const std::vector<ProcessedRow>& processed() const { return d_.processed; }
   [[nodiscard]] const std::vector<RunTelemetry>& telemetry() const { return d_.telemetry; }
-  /// Options::auto_runs: how each config ended (empty with a fixed run count).
+  /// Options::adaptive: how each config ended (empty with a fixed run count).
   [[nodiscard]] const std::vector<ConfigStop>& stops() const { return d_.stops; }
   /// The info collectors' columns (docs/info-collectors.md); empty without collectors.
   [[nodiscard]] const std::vector<InfoColumn>& info_columns() const { return d_.info_columns; }

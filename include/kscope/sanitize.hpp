@@ -14,7 +14,7 @@ namespace kscope {
 
 /**
  * Runs every config once under compute-sanitizer (tool "sanitizer": the program is re-executed,
- * like with tool "ncu") with the checks in `options.sanitizer_checks` (memcheck by default) and
+ * like with tool "ncu") with the checks in `options.sanitizer.checks` (memcheck by default) and
  * returns Results whose findings() say what was found and where: annotation, config and run of
  * the kernel launch, source line when built with -lineinfo, host stack. ok() is true when
  * nothing was found. `options.tool`, `runs` and `warmup_runs` are ignored; the other options

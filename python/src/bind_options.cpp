@@ -26,6 +26,17 @@ void def_callback(nb::class_<Options>& cls, const char* name, Fn Options::*field
       nb::arg("fn").none(), doc);
 }
 
+// A member of one of Options' groups (Options::thermal, ...) as a flat property: Python keeps
+// the flat names (thermal_mode for thermal.mode) that its keywords, the JSON files and the error
+// messages use.
+template <class Group, class T>
+void def_grouped(nb::class_<Options>& cls, const char* name, Group Options::*group,
+                 T Group::*field, const char* doc) {
+  cls.def_prop_rw(
+      name, [group, field](const Options& o) -> T { return o.*group.*field; },
+      [group, field](Options& o, T value) { (o.*group).*field = std::move(value); }, doc);
+}
+
 }  // namespace
 
 void bind_options(nb::module_& m) {
@@ -65,12 +76,6 @@ void bind_options(nb::module_& m) {
                           "checks them all before any GPU work.")
           .def(nb::init<>())
           .def_rw("runs", &Options::runs, "measured repetitions per config (>= 1)")
-          .def_rw("auto_runs", &Options::auto_runs, "adaptive run count (Python runs='auto')")
-          .def_rw("target_rel_ci", &Options::target_rel_ci,
-                  "auto_runs: CI95 half-width to reach, fraction of the mean")
-          .def_rw("min_runs", &Options::min_runs, "auto_runs: first batch, fewest runs")
-          .def_rw("max_runs", &Options::max_runs, "auto_runs: most runs per config")
-          .def_rw("time_budget", &Options::time_budget, "auto_runs: seconds per config")
           .def_rw("warmup_runs", &Options::warmup_runs,
                   "unmeasured repetitions per config before the measured ones (>= 0)")
           .def_rw("metrics", &Options::metrics, "metric names")
@@ -112,25 +117,43 @@ void bind_options(nb::module_& m) {
                   "how error messages name the profiling call (\"kscope::profile()\")")
           .def_rw("reexec_unavailable", &Options::reexec_unavailable,
                   "why this program cannot be re-run (\"\": it can)")
-          .def_rw("sanitizer_checks", &Options::sanitizer_checks,
-                  "tool \"sanitizer\": any of \"memcheck\", \"racecheck\", \"initcheck\", "
-                  "\"synccheck\"")
-          .def_rw("sanitizer_leak_check", &Options::sanitizer_leak_check,
-                  "tool \"sanitizer\": memcheck also reports leaks")
-          .def_rw("sanitizer_print_limit", &Options::sanitizer_print_limit,
-                  "tool \"sanitizer\": most records per run of a check (0: no limit)")
-          .def_rw("thermal_mode", &Options::thermal_mode, "\"auto\", \"manual\" or \"off\"")
-          .def_rw("thermal_wait", &Options::thermal_wait, "headroom (degC) that pauses profiling")
-          .def_rw("thermal_cont", &Options::thermal_cont, "headroom (degC) at which a pause ends")
-          .def_rw("thermal_timeout", &Options::thermal_timeout, "longest pause in seconds")
-          .def_rw("thermal_device", &Options::thermal_device,
-                  "CUDA ordinal to watch; None: current")
           .def_rw("interactive", &Options::interactive,
                   "whether progress is redrawn in place; None: isatty(stdout) without log")
           .def("validate", &Options::validate,
                "Raises InvalidArgument (bad values) or NotSupportedError (valid values the tool "
                "cannot "
                "honour).");
+  // Options::adaptive (Python runs="auto").
+  def_grouped(options, "auto_runs", &Options::adaptive, &AdaptiveRuns::enabled,
+              "adaptive run count (Python runs='auto')");
+  def_grouped(options, "target_rel_ci", &Options::adaptive, &AdaptiveRuns::target_rel_ci,
+              "auto_runs: CI95 half-width to reach, fraction of the mean");
+  def_grouped(options, "min_runs", &Options::adaptive, &AdaptiveRuns::min_runs,
+              "auto_runs: first batch, fewest runs");
+  def_grouped(options, "max_runs", &Options::adaptive, &AdaptiveRuns::max_runs,
+              "auto_runs: most runs per config");
+  def_grouped(options, "time_budget", &Options::adaptive, &AdaptiveRuns::time_budget,
+              "auto_runs: seconds per config");
+  // Options::sanitizer.
+  def_grouped(options, "sanitizer_checks", &Options::sanitizer, &SanitizerOptions::checks,
+              "tool \"sanitizer\": any of \"memcheck\", \"racecheck\", \"initcheck\", "
+              "\"synccheck\"");
+  def_grouped(options, "sanitizer_leak_check", &Options::sanitizer, &SanitizerOptions::leak_check,
+              "tool \"sanitizer\": memcheck also reports leaks");
+  def_grouped(options, "sanitizer_print_limit", &Options::sanitizer,
+              &SanitizerOptions::print_limit,
+              "tool \"sanitizer\": most records per run of a check (0: no limit)");
+  // Options::thermal.
+  def_grouped(options, "thermal_mode", &Options::thermal, &ThermalOptions::mode,
+              "\"auto\", \"manual\" or \"off\"");
+  def_grouped(options, "thermal_wait", &Options::thermal, &ThermalOptions::wait,
+              "headroom (degC) that pauses profiling");
+  def_grouped(options, "thermal_cont", &Options::thermal, &ThermalOptions::cont,
+              "headroom (degC) at which a pause ends");
+  def_grouped(options, "thermal_timeout", &Options::thermal, &ThermalOptions::timeout,
+              "longest pause in seconds");
+  def_grouped(options, "thermal_device", &Options::thermal, &ThermalOptions::device,
+              "CUDA ordinal to watch; None: current");
   def_callback(options, "combine_kernel_metrics", &Options::combine_kernel_metrics,
                "(lhs: float, rhs: float) -> float reducing the kernels of one annotation/run");
   def_callback(options, "derive_metric", &Options::derive_metric,

@@ -42,41 +42,40 @@ void check_enum(std::string_view option, const std::string& value) {
   }
 }
 
-// The compute-sanitizer options (tool "sanitizer"); checked whatever the tool, since the
-// defaults are valid and a typo is a typo.
-void check_sanitizer_options(const Options& o) {
-  if (o.sanitizer_checks.empty()) {
+// Options::sanitizer (tool "sanitizer"); checked whatever the tool, since the defaults are valid
+// and a typo is a typo.
+void check_sanitizer(const SanitizerOptions& o) {
+  if (o.checks.empty()) {
     throw InvalidArgument("Invalid sanitizer_checks []: name at least one check, e.g. "
                           "['memcheck']. Expected any of " +
                           quoted_list(allowed_values("sanitizer_checks")) + ".");
   }
   const auto allowed = allowed_values("sanitizer_checks");
-  for (auto it = o.sanitizer_checks.begin(); it != o.sanitizer_checks.end(); ++it) {
+  for (auto it = o.checks.begin(); it != o.checks.end(); ++it) {
     if (std::find(allowed.begin(), allowed.end(), *it) == allowed.end()) {
       throw InvalidArgument("Invalid sanitizer_checks entry '" + *it + "'. Expected any of " +
                             quoted_list(allowed) + ".");
     }
-    if (std::find(o.sanitizer_checks.begin(), it, *it) != it) {
+    if (std::find(o.checks.begin(), it, *it) != it) {
       throw InvalidArgument("Invalid sanitizer_checks: '" + *it +
                             "' is listed twice; name each check once.");
     }
   }
-  if (o.sanitizer_leak_check &&
-      std::find(o.sanitizer_checks.begin(), o.sanitizer_checks.end(), "memcheck") ==
-          o.sanitizer_checks.end()) {
+  if (o.leak_check && std::find(o.checks.begin(), o.checks.end(), "memcheck") == o.checks.end()) {
     throw InvalidArgument(
         "sanitizer_leak_check is part of the 'memcheck' check, which sanitizer_checks does not "
         "name: add 'memcheck' to sanitizer_checks or turn sanitizer_leak_check off.");
   }
-  if (o.sanitizer_print_limit < 0) {
-    throw InvalidArgument("Invalid sanitizer_print_limit " +
-                          std::to_string(o.sanitizer_print_limit) +
+  if (o.print_limit < 0) {
+    throw InvalidArgument("Invalid sanitizer_print_limit " + std::to_string(o.print_limit) +
                           ". Expected an integer >= 0 (0: no limit).");
   }
 }
 
-// The criteria of auto_runs; checked whatever auto_runs, like the sanitizer options.
-void check_auto_runs(const Options& o) {
+// Options::adaptive: its criteria, checked whether or not it is enabled (like the sanitizer
+// options), and what it cannot be combined with. Needs the whole Options for the latter.
+void check_adaptive(const Options& options) {
+  const AdaptiveRuns& o = options.adaptive;
   if (!(o.target_rel_ci > 0 && o.target_rel_ci < 1)) {
     throw InvalidArgument("Invalid target_rel_ci " + format_general(o.target_rel_ci, 6) +
                           ". Expected a fraction of the mean between 0 and 1, e.g. 0.005 for a "
@@ -94,19 +93,47 @@ void check_auto_runs(const Options& o) {
     throw InvalidArgument("Invalid time_budget " + format_general(o.time_budget, 6) +
                           ". Expected seconds > 0 (measured time per config).");
   }
-  if (o.auto_runs && !o.resume.empty()) {
+  if (o.enabled && !options.resume.empty()) {
     throw NotSupportedError(
         "resume with runs='auto' is not supported: a resumed sweep keeps the configs its journal "
         "holds with all `runs` runs, and a config of runs='auto' has as many as its stopping "
         "rule took. Run the sweep again without resume, or with a fixed runs=.");
   }
-  if (o.auto_runs && o.tool != "cupti") {
+  if (o.enabled && options.tool != "cupti") {
     throw NotSupportedError(
         "runs='auto' needs the cupti tool: the stopping rule decides after each batch of runs "
-        "from the values measured so far, and tool '" + o.tool +
+        "from the values measured so far, and tool '" + options.tool +
         "' hands its values to kscope only when the re-executed program has ended "
-        "(docs/options.md, \"Adaptive runs\"). Use a fixed runs= with tool '" + o.tool +
+        "(docs/options.md, \"Adaptive runs\"). Use a fixed runs= with tool '" + options.tool +
         "', or tool 'cupti'.");
+  }
+}
+
+// Options::thermal but for its mode, which validate() checks with the other string options.
+void check_thermal(const ThermalOptions& o) {
+  if (o.wait && *o.wait < 0) {
+    throw InvalidArgument("Invalid thermal_wait " + std::to_string(*o.wait) +
+                          ". Expected a thermal headroom in °C >= 0 (the headroom at which "
+                          "profiling pauses).");
+  }
+  const int wait = o.wait.value_or(kDefaultThermalWait);
+  const int cont = o.cont.value_or(kDefaultThermalCont);
+  if ((o.wait || o.cont) && cont <= wait) {
+    const auto given = [](const std::optional<int>& v) { return v ? "" : ", the default"; };
+    throw InvalidArgument("Invalid thermal control parameters: thermal_cont (" +
+                          std::to_string(cont) + "°C" + given(o.cont) +
+                          ") must be greater than thermal_wait (" + std::to_string(wait) + "°C" +
+                          given(o.wait) +
+                          "). thermal_wait is the headroom at which profiling pauses, "
+                          "thermal_cont the headroom at which it resumes.");
+  }
+  if (o.timeout && *o.timeout <= 0) {
+    throw InvalidArgument("Invalid thermal_timeout " + std::to_string(*o.timeout) +
+                          ". Expected a number of seconds > 0.");
+  }
+  if (o.device && *o.device < 0) {
+    throw InvalidArgument("Invalid thermal_device " + std::to_string(*o.device) +
+                          ". Expected a CUDA device ordinal >= 0.");
   }
 }
 
@@ -129,7 +156,7 @@ void Options::validate() const {
     throw InvalidArgument("Invalid warmup_runs " + std::to_string(warmup_runs) +
                           ". Expected an integer >= 0.");
   }
-  check_auto_runs(*this);
+  check_adaptive(*this);
   check_enum("tool", tool);
   check_enum("cache_control", cache_control);
   check_enum("clock_control", clock_control);
@@ -142,7 +169,7 @@ void Options::validate() const {
         "restored between passes) or 'application'.");
   }
   check_enum("duration_source", duration_source);
-  check_enum("thermal_mode", thermal_mode);
+  check_enum("thermal_mode", thermal.mode);
   check_enum("on_config_error", on_config_error);
   if (metrics.empty()) {
     throw InvalidArgument("Invalid metrics []: at least one metric name is required, e.g. '" +
@@ -153,30 +180,7 @@ void Options::validate() const {
       throw InvalidArgument("Invalid metric name '" + m + "': metric names must not be empty.");
     }
   }
-  if (thermal_wait && *thermal_wait < 0) {
-    throw InvalidArgument("Invalid thermal_wait " + std::to_string(*thermal_wait) +
-                          ". Expected a thermal headroom in °C >= 0 (the headroom at which "
-                          "profiling pauses).");
-  }
-  const int wait = thermal_wait.value_or(kDefaultThermalWait);
-  const int cont = thermal_cont.value_or(kDefaultThermalCont);
-  if ((thermal_wait || thermal_cont) && cont <= wait) {
-    const auto given = [](const std::optional<int>& v) { return v ? "" : ", the default"; };
-    throw InvalidArgument("Invalid thermal control parameters: thermal_cont (" +
-                          std::to_string(cont) + "°C" + given(thermal_cont) +
-                          ") must be greater than thermal_wait (" + std::to_string(wait) + "°C" +
-                          given(thermal_wait) +
-                          "). thermal_wait is the headroom at which profiling pauses, "
-                          "thermal_cont the headroom at which it resumes.");
-  }
-  if (thermal_timeout && *thermal_timeout <= 0) {
-    throw InvalidArgument("Invalid thermal_timeout " + std::to_string(*thermal_timeout) +
-                          ". Expected a number of seconds > 0.");
-  }
-  if (thermal_device && *thermal_device < 0) {
-    throw InvalidArgument("Invalid thermal_device " + std::to_string(*thermal_device) +
-                          ". Expected a CUDA device ordinal >= 0.");
-  }
+  check_thermal(thermal);
   if (!(ncu_part_seconds > 0) || ncu_part_seconds > 1e9) {
     throw InvalidArgument("Invalid ncu_part_seconds " + format_shortest(ncu_part_seconds) +
                           ". Expected a number of seconds > 0 (how long one re-run under ncu "
@@ -188,7 +192,7 @@ void Options::validate() const {
                           "' is given without shard: set shard to 'auto' or 'i/n', or leave "
                           "shard_balance empty.");
   }
-  check_sanitizer_options(*this);
+  check_sanitizer(sanitizer);
   validate_info_collectors(info_collectors);
   if (!reexec_argv.empty() && reexec_argv.front().empty()) {
     throw InvalidArgument(

@@ -22,7 +22,7 @@ class RunSink {
   virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
   /// A config failed with Options::on_config_error "skip"; must be durable when it returns.
   virtual void append_failure(const ConfigFailure& failure) = 0;
-  /// Options::auto_runs: config `stop.config` took its last run (after its runs were appended).
+  /// Options::adaptive: config `stop.config` took its last run (after its runs were appended).
   virtual void config_stopped(const ConfigStop& stop) { (void)stop; }
   /// Host phase spans recorded since the previous call; a journal writes them with its next line.
   virtual void add_phases(const std::vector<PhaseSpan>& spans) { (void)spans; }

@@ -192,9 +192,9 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     if (sink_) sink_->close(e.what());
     throw;
   }
-  // auto_runs: a config counts as one run in the progress line (its run count is not known).
-  Progress progress(log_, configs.size(),
-                    static_cast<std::size_t>((opt.auto_runs ? 1 : opt.runs) + opt.warmup_runs));
+  // Adaptive runs: a config counts as one run in the progress line (its run count is not known).
+  const int runs_per_config = (opt.adaptive.enabled ? 1 : opt.runs) + opt.warmup_runs;
+  Progress progress(log_, configs.size(), static_cast<std::size_t>(runs_per_config));
   auto last_flush = std::chrono::steady_clock::now();
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
@@ -212,8 +212,8 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
           progress.run_done();
         }
         // runs="auto": batches until the stopping rule stops them (session_adaptive.cpp).
-        if (opt.auto_runs) last_flush = run_adaptive(index, config, fn, opt, out, progress);
-        for (int r = 0; !opt.auto_runs && r < opt.runs; ++r) {
+        if (opt.adaptive.enabled) last_flush = run_adaptive(index, config, fn, opt, out, progress);
+        for (int r = 0; !opt.adaptive.enabled && r < opt.runs; ++r) {
           pending_runs_.push_back(
               execute(RunId{index, static_cast<std::size_t>(r), false}, config, fn));
           progress.run_done();

@@ -35,7 +35,7 @@ class Session {
     /// Configs whose benchmark threw with on_config_error "skip" (their runs and records are
     /// still in `runs` and `records`, as in the journal; drop_failed_configs() removes them).
     std::vector<ConfigFailure> failures;
-    std::vector<ConfigStop> stops;  ///< Options::auto_runs: how each config ended
+    std::vector<ConfigStop> stops;  ///< Options::adaptive: how each config ended
   };
 
   /// `sink` may be null (no journal).
@@ -67,7 +67,7 @@ class Session {
   void flush_to_sink(Output& out, bool final_records);
   /// Hands the finished runs not handed yet to the sink (RunSink::add_runs) with their phases.
   void stage_runs(Output& out);
-  /// Options::auto_runs: the measured runs of config `c` in batches until the stopping rule
+  /// Options::adaptive: the measured runs of config `c` in batches until the stopping rule
   /// stops them (session_adaptive.cpp).
   /// Returns when it last handed runs to the sink.
   std::chrono::steady_clock::time_point run_adaptive(std::size_t c, const Config& config,

@@ -1,4 +1,4 @@
-// Session::run_adaptive: the measured runs of one config under Options::auto_runs (runs="auto"),
+// Session::run_adaptive: the measured runs of one config under Options::adaptive (runs="auto"),
 // in batches decided by the StoppingRule (core/stopping_rule.hpp). Kept apart from the fixed
 // run loop of session.cpp.
 #include <chrono>
@@ -14,12 +14,12 @@
 namespace kscope {
 namespace {
 
-StopCriteria criteria_of(const Options& o) {
+StopCriteria criteria_of(const AdaptiveRuns& a) {
   StopCriteria c;
-  c.target_rel_ci = o.target_rel_ci;
-  c.min_runs = static_cast<std::size_t>(o.min_runs);
-  c.max_runs = static_cast<std::size_t>(o.max_runs);
-  c.time_budget_s = o.time_budget;
+  c.target_rel_ci = a.target_rel_ci;
+  c.min_runs = static_cast<std::size_t>(a.min_runs);
+  c.max_runs = static_cast<std::size_t>(a.max_runs);
+  c.time_budget_s = a.time_budget;
   return c;
 }
 
@@ -62,7 +62,7 @@ std::chrono::steady_clock::time_point Session::run_adaptive(std::size_t c, const
                                                             const Benchmark& fn,
                                                             const Options& opt, Output& out,
                                                             Progress& progress) {
-  StoppingRule rule(criteria_of(opt));
+  StoppingRule rule(criteria_of(opt.adaptive));
   const auto start = std::chrono::steady_clock::now();
   std::size_t runs = 0;
   std::size_t batch = rule.first_batch();

@@ -22,7 +22,7 @@ enum class StopReason {
 /// "target", "max_runs", "time_budget", "noise_floor", "no_values".
 [[nodiscard]] const char* to_string(StopReason reason);
 
-/// The criteria of runs="auto" (Options::target_rel_ci, min_runs, max_runs, time_budget).
+/// The criteria of runs="auto" (Options::adaptive: target_rel_ci, min_runs, max_runs, time_budget).
 struct StopCriteria {
   double target_rel_ci = 0.005;  ///< CI95 half-width / |mean| to reach, per series
   std::size_t min_runs = 5;      ///< first batch; never fewer

@@ -25,7 +25,7 @@ namespace kscope {
 [[nodiscard]] std::vector<ProcessedRow> aggregate(const std::vector<RawRow>& raw,
                                                   const std::string& normalize_against);
 
-/// Options::auto_runs: sets each row's stop_reason from the stop of its config.
+/// Options::adaptive: sets each row's stop_reason from the stop of its config.
 void apply_stops(const std::vector<ConfigStop>& stops, std::vector<ProcessedRow>& rows);
 
 }  // namespace kscope

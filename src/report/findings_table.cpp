@@ -9,7 +9,7 @@ namespace {
 
 std::string checks_text(const Options& o) {
   std::string out;
-  for (const auto& c : o.sanitizer_checks) out += (out.empty() ? "" : ", ") + c;
+  for (const auto& c : o.sanitizer.checks) out += (out.empty() ? "" : ", ") + c;
   return out;
 }
 

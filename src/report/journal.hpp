@@ -50,7 +50,7 @@ class JournalWriter : public RunSink {
   void add_phases(const std::vector<PhaseSpan>& spans) override;
   /// A "failed" line: the config failed (on_config_error "skip"); its runs do not count.
   void append_failure(const ConfigFailure& failure) override;
-  /// Options::auto_runs: a "stop" line with how a config ended.
+  /// Options::adaptive: a "stop" line with how a config ended.
   void config_stopped(const ConfigStop& stop) override;
   void close(const std::string& error) override;
   /// Where each "runs" line takes its per-run GPU telemetry from: called once per line, it

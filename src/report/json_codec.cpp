@@ -75,11 +75,11 @@ Value value_from_json(const JsonField& field) {
 
 Json to_json(const Options& o) {
   Json j{{"runs", o.runs},
-              {"auto_runs", o.auto_runs},
-              {"target_rel_ci", o.target_rel_ci},
-              {"min_runs", o.min_runs},
-              {"max_runs", o.max_runs},
-              {"time_budget", o.time_budget},
+              {"auto_runs", o.adaptive.enabled},
+              {"target_rel_ci", o.adaptive.target_rel_ci},
+              {"min_runs", o.adaptive.min_runs},
+              {"max_runs", o.adaptive.max_runs},
+              {"time_budget", o.adaptive.time_budget},
               {"warmup_runs", o.warmup_runs},
               {"metrics", o.metrics},
               {"tool", o.tool},
@@ -101,16 +101,16 @@ Json to_json(const Options& o) {
               {"ncu_part_seconds", o.ncu_part_seconds},
               {"shard", o.shard},
               {"shard_balance", o.shard_balance},
-              {"thermal_mode", o.thermal_mode},
-              {"thermal_wait", optional_int(o.thermal_wait)},
-              {"thermal_cont", optional_int(o.thermal_cont)},
-              {"thermal_timeout", optional_int(o.thermal_timeout)},
-              {"thermal_device", optional_int(o.thermal_device)},
+              {"thermal_mode", o.thermal.mode},
+              {"thermal_wait", optional_int(o.thermal.wait)},
+              {"thermal_cont", optional_int(o.thermal.cont)},
+              {"thermal_timeout", optional_int(o.thermal.timeout)},
+              {"thermal_device", optional_int(o.thermal.device)},
               {"reexec_argv", o.reexec_argv},
               {"reexec_unavailable", o.reexec_unavailable},
-              {"sanitizer_checks", o.sanitizer_checks},
-              {"sanitizer_leak_check", o.sanitizer_leak_check},
-              {"sanitizer_print_limit", o.sanitizer_print_limit}};
+              {"sanitizer_checks", o.sanitizer.checks},
+              {"sanitizer_leak_check", o.sanitizer.leak_check},
+              {"sanitizer_print_limit", o.sanitizer.print_limit}};
   if (!o.info_collectors.empty()) {
     Json collectors = Json::array();
     for (const auto& c : o.info_collectors) {
@@ -123,11 +123,11 @@ Json to_json(const Options& o) {
 
 void options_from_json(const JsonField& j, Options* o) {
   o->runs = j.value("runs", o->runs);
-  o->auto_runs = j.value("auto_runs", o->auto_runs);
-  o->target_rel_ci = j.value("target_rel_ci", o->target_rel_ci);
-  o->min_runs = j.value("min_runs", o->min_runs);
-  o->max_runs = j.value("max_runs", o->max_runs);
-  o->time_budget = j.value("time_budget", o->time_budget);
+  o->adaptive.enabled = j.value("auto_runs", o->adaptive.enabled);
+  o->adaptive.target_rel_ci = j.value("target_rel_ci", o->adaptive.target_rel_ci);
+  o->adaptive.min_runs = j.value("min_runs", o->adaptive.min_runs);
+  o->adaptive.max_runs = j.value("max_runs", o->adaptive.max_runs);
+  o->adaptive.time_budget = j.value("time_budget", o->adaptive.time_budget);
   o->warmup_runs = j.value("warmup_runs", o->warmup_runs);
   o->metrics = j.value("metrics", o->metrics);
   o->tool = j.value("tool", o->tool);
@@ -152,16 +152,16 @@ void options_from_json(const JsonField& j, Options* o) {
   o->ncu_part_seconds = j.value("ncu_part_seconds", o->ncu_part_seconds);
   o->shard = j.value("shard", o->shard);
   o->shard_balance = j.value("shard_balance", o->shard_balance);
-  o->thermal_mode = j.value("thermal_mode", o->thermal_mode);
-  if (j.json().contains("thermal_wait")) o->thermal_wait = j.optional<int>("thermal_wait");
-  if (j.json().contains("thermal_cont")) o->thermal_cont = j.optional<int>("thermal_cont");
-  if (j.json().contains("thermal_timeout")) o->thermal_timeout = j.optional<int>("thermal_timeout");
-  if (j.json().contains("thermal_device")) o->thermal_device = j.optional<int>("thermal_device");
+  o->thermal.mode = j.value("thermal_mode", o->thermal.mode);
+  if (j.json().contains("thermal_wait")) o->thermal.wait = j.optional<int>("thermal_wait");
+  if (j.json().contains("thermal_cont")) o->thermal.cont = j.optional<int>("thermal_cont");
+  if (j.json().contains("thermal_timeout")) o->thermal.timeout = j.optional<int>("thermal_timeout");
+  if (j.json().contains("thermal_device")) o->thermal.device = j.optional<int>("thermal_device");
   o->reexec_argv = j.value("reexec_argv", o->reexec_argv);
   o->reexec_unavailable = j.value("reexec_unavailable", o->reexec_unavailable);
-  o->sanitizer_checks = j.value("sanitizer_checks", o->sanitizer_checks);
-  o->sanitizer_leak_check = j.value("sanitizer_leak_check", o->sanitizer_leak_check);
-  o->sanitizer_print_limit = j.value("sanitizer_print_limit", o->sanitizer_print_limit);
+  o->sanitizer.checks = j.value("sanitizer_checks", o->sanitizer.checks);
+  o->sanitizer.leak_check = j.value("sanitizer_leak_check", o->sanitizer.leak_check);
+  o->sanitizer.print_limit = j.value("sanitizer_print_limit", o->sanitizer.print_limit);
   // Info collectors come back by name and scope; their callbacks are code and are not stored.
   if (const auto collectors = j.find("info_collectors")) {
     o->info_collectors.clear();

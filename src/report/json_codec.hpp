@@ -74,7 +74,7 @@ void options_from_json(const JsonField& j, Options* o);
 [[nodiscard]] Json failures_to_json(const std::vector<ConfigFailure>& failures);
 /// Checks every config index against `configs` (the header's count).
 [[nodiscard]] std::vector<ConfigFailure> failures_from_json(const JsonField& j, std::size_t configs);
-/// A ConfigStop of Options::auto_runs (the journal's "stop" line, the result's "stops").
+/// A ConfigStop of Options::adaptive (the journal's "stop" line, the result's "stops").
 [[nodiscard]] Json to_json(const ConfigStop& s);
 [[nodiscard]] ConfigStop config_stop_from_json(const JsonField& j);
 

@@ -103,7 +103,7 @@ Options ChildScope::apply(const Options& options) const {
     o.runs = 1;
     o.warmup_runs = 0;
     o.cache_control = "none";
-    o.thermal_mode = "off";
+    o.thermal.mode = "off";
   }
   return o;
 }

@@ -77,7 +77,7 @@ std::unique_ptr<RunMonitor> RunMonitor::create(const Options& options, const Log
   std::string why;
   std::shared_ptr<const nvml::NvmlLibrary> library = resident_nvml(&why);
   if (!library) {
-    if (options.thermal_mode != "off") {
+    if (options.thermal.mode != "off") {
       log.warn("thermal control is off and no GPU telemetry (clocks, temperature, power) is "
                "recorded: " + why + ". Set thermal_mode to 'off' to silence this warning.");
     } else {
@@ -100,9 +100,9 @@ RunMonitor::RunMonitor(const Options& options, const Logger& log,
                                                 sample_period_s.value_or(kSamplePeriodSeconds));
   const int device = current_device();
   (void)sampler_->read_now(device);
-  if (options.thermal_mode != "off") {
-    if (options.thermal_device && *options.thermal_device != device) {
-      (void)sampler_->read_now(*options.thermal_device);
+  if (options.thermal.mode != "off") {
+    if (options.thermal.device && *options.thermal.device != device) {
+      (void)sampler_->read_now(*options.thermal.device);
     }
     controller_ = std::make_unique<ThermalController>(options, *sampler_, current_device, log, clock);
     if (!controller_->init()) controller_.reset();

@@ -25,12 +25,12 @@ ThermalController::ThermalController(const Options& options, TelemetrySource& re
       current_device_(std::move(current_device)),
       log_(log),
       clock_(std::move(clock)),
-      mode_(options.thermal_mode),
-      adaptive_(options.thermal_mode == "auto"),
-      wait_(options.thermal_wait.value_or(kDefaultThermalWait)),
-      cont_(options.thermal_cont.value_or(kDefaultThermalCont)),
-      timeout_(options.thermal_timeout.value_or(kDefaultThermalTimeout)),
-      pinned_device_(options.thermal_device) {}
+      mode_(options.thermal.mode),
+      adaptive_(options.thermal.mode == "auto"),
+      wait_(options.thermal.wait.value_or(kDefaultThermalWait)),
+      cont_(options.thermal.cont.value_or(kDefaultThermalCont)),
+      timeout_(options.thermal.timeout.value_or(kDefaultThermalTimeout)),
+      pinned_device_(options.thermal.device) {}
 
 void ThermalController::disable(const std::string& why) {
   enabled_ = false;

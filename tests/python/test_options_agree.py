@@ -1,7 +1,12 @@
 """One description of the options: docs/options.md, the Python signature of
-``kscope.analyze.kernel`` (and its docs/python.md table) and the C++ ``kscope::Options`` (through
-its bindings) must name the same options with the same defaults. Adding an option to one and not
-the others fails here, naming what is missing where."""
+``kscope.analyze.kernel`` (and its docs/python.md table) and the C++ ``kscope::Options`` (its
+header, include/kscope/options.hpp, and its bindings) must name the same options with the same
+defaults. Adding an option to one and not the others fails here, naming what is missing where.
+
+The C++ struct groups the options of one concern (``Options::thermal``, ...); everywhere else an
+option has one flat name (``thermal_mode`` for ``thermal.mode``): FLAT_PREFIX and FLAT_RENAMED
+below say how a grouped member is named flat, and the bindings must expose every member of the
+header, grouped or not, under its flat name."""
 
 from __future__ import annotations
 
@@ -15,7 +20,14 @@ import pytest
 import kscope
 from kscope._native import native
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+HEADER = ROOT / "include" / "kscope" / "options.hpp"
+
+# The groups of kscope::Options (member name) and the prefix of their members' flat names ...
+FLAT_PREFIX = {"adaptive": "", "sanitizer": "sanitizer_", "thermal": "thermal_"}
+# ... but for the members named otherwise.
+FLAT_RENAMED = {"adaptive.enabled": "auto_runs"}
 
 # Python keywords that are not engine options, and why.
 PYTHON_ONLY = {
@@ -57,6 +69,57 @@ def python_keywords() -> dict[str, inspect.Parameter]:
 
 def engine_fields() -> set[str]:
     return {name for name in dir(native.Options()) if not name.startswith("_") and name != "validate"}
+
+
+def struct_members(text: str, struct: str) -> list[tuple[str, str]]:
+    """(type, name) of the data members of ``struct`` in the C++ ``text`` (comments removed)."""
+    match = re.search(r"^struct " + struct + r" \{\n(.*?)^\};", text, flags=re.M | re.S)
+    assert match, f"struct {struct} not found in {HEADER}"
+    members = []
+    for statement in match.group(1).split(";"):
+        statement = re.sub(r"\s+", " ", statement).strip()
+        if not statement or re.search(r"\)( const)?$", statement):
+            continue  # a member function
+        declaration = re.fullmatch(r"(.+?) ?\b(\w+)", re.sub(r" = .*$|\{[^{}]*\}$", "", statement))
+        assert declaration, f"cannot read {struct}'s member `{statement}`"
+        members.append((declaration.group(1), declaration.group(2)))
+    return members
+
+
+def header_options() -> dict[str, str]:
+    """Every option of kscope::Options in its header, flat name -> C++ member (``thermal.mode``)."""
+    text = re.sub(r"//.*", "", re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S))
+    structs = set(re.findall(r"^struct (\w+) \{", text, flags=re.M))
+    options: dict[str, str] = {}
+    for type_, name in struct_members(text, "Options"):
+        if type_ not in structs:
+            options[name] = name
+            continue
+        assert name in FLAT_PREFIX, f"Options::{name} ({type_}) is a group FLAT_PREFIX lacks"
+        for _, member in struct_members(text, type_):
+            cpp = f"{name}.{member}"
+            options[FLAT_RENAMED.get(cpp, FLAT_PREFIX[name] + member)] = cpp
+    return options
+
+
+def test_every_cpp_option_is_bound_under_its_flat_name():
+    options = header_options()
+    assert sorted(set(options) - engine_fields()) == []  # in the header, not bound (or misnamed)
+    assert sorted(engine_fields() - set(options)) == []  # bound, not in the header
+    assert sorted(set(FLAT_RENAMED) - set(options.values())) == []  # a rename of nothing
+
+
+def test_group_comments_give_the_flat_names():
+    """Each group's comment in the header names its members' flat names, for C++ readers."""
+    text = HEADER.read_text()
+    for flat, cpp in header_options().items():
+        if "." not in cpp:
+            continue
+        group = re.search(r"^  (\w+) " + cpp.split(".")[0] + ";", text, flags=re.M)
+        assert group, cpp
+        comment = re.search(r"/\*\*((?:(?!\*/).)*)\*/\nstruct " + group.group(1) + " ", text,
+                            flags=re.S)
+        assert comment and re.search(rf"\b{flat}\b", comment.group(1)), (cpp, flat)
 
 
 def test_every_python_keyword_is_documented_in_both_tables():

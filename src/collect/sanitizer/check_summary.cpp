@@ -58,7 +58,7 @@ std::string truncation_warning(const std::string& check, int limit) {
   return check +
          ": compute-sanitizer stopped reporting at sanitizer_print_limit=" + std::to_string(limit) +
          " records, so later findings are missing and some may be placed wrongly. Raise "
-         "Options::sanitizer_print_limit (Python: sanitizer_print_limit=...), or set it to 0 for "
+         "Options::sanitizer.print_limit (Python: sanitizer_print_limit=...), or set it to 0 for "
          "no limit.";
 }
 

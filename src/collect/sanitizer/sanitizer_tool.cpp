@@ -60,13 +60,13 @@ CheckRun SanitizerTool::run_program(const SessionInfo& info,
   facts.files = sanitizer_files(info.output_prefix, check, info.name, info.id, file_tag(scope));
   facts.check = check;
   facts.part = part_text(scope);
-  facts.print_limit = opt.sanitizer_print_limit;
+  facts.print_limit = opt.sanitizer.print_limit;
   facts.marker = subprocess::ChildMarker{info.name, info.id, facts.files.child_report};
   SanitizerCommand command;
   command.check = check;
   // Leaks are only meaningful when the run went to its end.
-  command.leak_check = opt.sanitizer_leak_check && check == "memcheck" && scope.stop_at == 0;
-  command.print_limit = opt.sanitizer_print_limit;
+  command.leak_check = opt.sanitizer.leak_check && check == "memcheck" && scope.stop_at == 0;
+  command.print_limit = opt.sanitizer.print_limit;
 
   subprocess::ReexecRequest request;
   request.argv = sanitizer_argv(sanitizer_, command, facts.files, program);
@@ -94,15 +94,15 @@ ExternalRun SanitizerTool::run(const SessionInfo& info, const std::vector<Config
         "measuring tools)");
   }
   ExternalRun out;
-  for (const auto& check : opt.sanitizer_checks) {
+  for (const auto& check : opt.sanitizer.checks) {
     log.info("Checking session '" + info.name + "' with compute-sanitizer " + version_ + " (" +
-             check + (check == "memcheck" && opt.sanitizer_leak_check ? ", leak check" : "") + ")");
+             check + (check == "memcheck" && opt.sanitizer.leak_check ? ", leak check" : "") + ")");
     const CheckOutcome o = attribute_check(
         check, info.num_configs, [&](const std::string& c, const subprocess::ChildScope& scope) {
           return run_program(info, program, c, scope, log);
         });
     for (const auto& note : o.notes) log.warn(note);
-    if (o.truncated) log.warn(truncation_warning(check, opt.sanitizer_print_limit));
+    if (o.truncated) log.warn(truncation_warning(check, opt.sanitizer.print_limit));
     log.debug(check + ": the program ran " + std::to_string(o.program_runs) +
               " time(s) under compute-sanitizer");
     log.info(check_summary(check, o.findings));

@@ -1,6 +1,6 @@
 #pragma once
 // The sanitizer tool: re-runs the program under compute-sanitizer once per check
-// (Options::sanitizer_checks), each config once, and attributes every finding to the annotation,
+// (Options::sanitizer.checks), each config once, and attributes every finding to the annotation,
 // config and run in which its kernel was launched (finding_attribution.hpp). Its Results have no
 // measurements, only findings. See docs/tools/sanitizer.md.
 

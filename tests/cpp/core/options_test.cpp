@@ -25,7 +25,7 @@ TEST(OptionsTest, DefaultsFollowNsightPython) {
   EXPECT_EQ(o.cache_control, "all");
   EXPECT_EQ(o.clock_control, "none");
   EXPECT_EQ(o.replay_mode, "kernel");
-  EXPECT_EQ(o.thermal_mode, "auto");
+  EXPECT_EQ(o.thermal.mode, "auto");
   EXPECT_EQ(o.verbosity, Verbosity::kInfo);
   EXPECT_NO_THROW(o.validate());
 }
@@ -44,7 +44,7 @@ TEST(OptionsTest, InvalidEnumValuesNameValueAndAllowedOnes) {
   o.tool = "nsys";
   EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid tool 'nsys'. Expected 'cupti', 'ncu' or 'sanitizer'.");
   o = Options{};
-  o.thermal_mode = "on";
+  o.thermal.mode = "on";
   EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid thermal_mode 'on'. Expected 'auto', 'manual' or 'off'.");
 }
 
@@ -69,8 +69,8 @@ TEST(OptionsTest, MetricsMustBeNonEmpty) {
 
 TEST(OptionsTest, ThermalContMustExceedWait) {
   Options o;
-  o.thermal_wait = 20;
-  o.thermal_cont = 20;
+  o.thermal.wait = 20;
+  o.thermal.cont = 20;
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid thermal control parameters: thermal_cont (20°C) must be greater than "
             "thermal_wait (20°C). thermal_wait is the headroom at which profiling pauses, "
@@ -79,33 +79,33 @@ TEST(OptionsTest, ThermalContMustExceedWait) {
 
 TEST(OptionsTest, ThermalLimitsAreCheckedAgainstTheDefaultsToo) {
   Options o;
-  o.thermal_wait = 25;  // the default thermal_cont is 20
+  o.thermal.wait = 25;  // the default thermal_cont is 20
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid thermal control parameters: thermal_cont (20°C, the default) must be greater "
             "than thermal_wait (25°C). thermal_wait is the headroom at which profiling pauses, "
             "thermal_cont the headroom at which it resumes.");
   o = Options{};
-  o.thermal_cont = 5;  // the default thermal_wait is 10
+  o.thermal.cont = 5;  // the default thermal_wait is 10
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid thermal control parameters: thermal_cont (5°C) must be greater than "
             "thermal_wait (10°C, the default). thermal_wait is the headroom at which profiling "
             "pauses, thermal_cont the headroom at which it resumes.");
   o = Options{};
-  o.thermal_wait = -5;
+  o.thermal.wait = -5;
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid thermal_wait -5. Expected a thermal headroom in °C >= 0 (the headroom at "
             "which profiling pauses).");
   o = Options{};
-  o.thermal_wait = 15;  // below the default thermal_cont: fine
+  o.thermal.wait = 15;  // below the default thermal_cont: fine
   EXPECT_NO_THROW(o.validate());
 }
 
 TEST(OptionsTest, ThermalTimeoutAndDeviceRanges) {
   Options o;
-  o.thermal_timeout = 0;
+  o.thermal.timeout = 0;
   EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid thermal_timeout 0. Expected a number of seconds > 0.");
   o = Options{};
-  o.thermal_device = -2;
+  o.thermal.device = -2;
   EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid thermal_device -2. Expected a CUDA device ordinal >= 0.");
 }
 
@@ -125,24 +125,24 @@ TEST(OptionsTest, AllowedValuesAreListed) {
 
 TEST(OptionsTest, AutoRunsCriteriaAreChecked) {
   Options o;
-  o.target_rel_ci = 0;
+  o.adaptive.target_rel_ci = 0;
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid target_rel_ci 0. Expected a fraction of the mean between 0 and 1, e.g. 0.005 "
             "for a CI95 half-width of 0.5 %.");
   o = {};
-  o.min_runs = 1;
+  o.adaptive.min_runs = 1;
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid min_runs 1. Expected an integer >= 2 (a confidence interval needs two runs).");
   o = {};
-  o.max_runs = 4;
+  o.adaptive.max_runs = 4;
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid max_runs 4: it must be at least min_runs (5).");
   o = {};
-  o.time_budget = -1;
+  o.adaptive.time_budget = -1;
   EXPECT_EQ(error_of<InvalidArgument>(o),
             "Invalid time_budget -1. Expected seconds > 0 (measured time per config).");
   o = {};
-  o.auto_runs = true;
+  o.adaptive.enabled = true;
   EXPECT_NO_THROW(o.validate());
   o.resume = "j.jsonl";
   EXPECT_EQ(error_of<NotSupportedError>(o),

@@ -1,4 +1,4 @@
-// The Session under Options::auto_runs (runs="auto") with the fake collector: batches until the
+// The Session under Options::adaptive (runs="auto") with the fake collector: batches until the
 // stopping rule stops, per-config stop reasons, the sink's "stop" calls.
 #include <gtest/gtest.h>
 
@@ -28,10 +28,10 @@ using Harness = testing::SessionHarness<StopSink>;
 
 Options automatic() {
   Options o;
-  o.auto_runs = true;
+  o.adaptive.enabled = true;
   o.runs = 3;  // ignored
-  o.max_runs = 64;
-  o.time_budget = 1e6;
+  o.adaptive.max_runs = 64;
+  o.adaptive.time_budget = 1e6;
   o.verbosity = Verbosity::kSilent;
   return o;
 }
@@ -86,7 +86,7 @@ TEST(SessionAdaptiveTest, AConfigWithoutKernelsStopsAtMinRuns) {
 TEST(SessionAdaptiveTest, FixedRunsRecordNoStops) {
   Harness h;
   Options o = automatic();
-  o.auto_runs = false;
+  o.adaptive.enabled = false;
   const auto out = h.run(o, configs({1}), [&](const Config&) {
     Annotation a("k");
     h.collector.launch("kern", 1000.0);

@@ -21,7 +21,7 @@ Options skipping(const std::string& dir) {
   o.verbosity = Verbosity::kSilent;
   o.output_prefix = scratch_dir(dir);
   o.on_config_error = "skip";
-  o.thermal_mode = "off";
+  o.thermal.mode = "off";
   return o;
 }
 

@@ -83,6 +83,43 @@ TEST(FormatsTest, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(loaded.options().runs, 3);
 }
 
+// The grouped options (Options::adaptive, sanitizer, thermal) are written and read under their
+// flat keys, so that files written before the grouping load and the goldens stay as they are.
+TEST(FormatsTest, GroupedOptionsKeepTheirFlatKeys) {
+  Results::Data d = testing::sample_results(false).data();
+  d.options.adaptive = {true, 0.02, 7, 70, 2.5};
+  d.options.sanitizer = {{"racecheck", "memcheck"}, true, 17};
+  d.options.thermal = {"manual", 11, 31, 90, 1};
+  const std::string json = Results(d).to_json();
+  for (const char* entry :
+       {"\"auto_runs\": true", "\"target_rel_ci\": 0.02", "\"min_runs\": 7", "\"max_runs\": 70",
+        "\"time_budget\": 2.5", "\"sanitizer_leak_check\": true", "\"sanitizer_print_limit\": 17",
+        "\"thermal_mode\": \"manual\"", "\"thermal_wait\": 11", "\"thermal_cont\": 31",
+        "\"thermal_timeout\": 90", "\"thermal_device\": 1"}) {
+    EXPECT_NE(json.find(entry), std::string::npos) << entry;
+  }
+  EXPECT_NE(json.find("\"sanitizer_checks\": ["), std::string::npos);
+  EXPECT_EQ(json.find("\"adaptive\""), std::string::npos);
+  EXPECT_EQ(json.find("\"thermal\""), std::string::npos);
+
+  const std::string dir = testing::scratch_dir("grouped_options");
+  Results(d).write_json(dir + "r.json");
+  const Options back = Results::load(dir + "r.json").options();
+  EXPECT_TRUE(back.adaptive.enabled);
+  EXPECT_EQ(back.adaptive.target_rel_ci, 0.02);
+  EXPECT_EQ(back.adaptive.min_runs, 7);
+  EXPECT_EQ(back.adaptive.max_runs, 70);
+  EXPECT_EQ(back.adaptive.time_budget, 2.5);
+  EXPECT_EQ(back.sanitizer.checks, (std::vector<std::string>{"racecheck", "memcheck"}));
+  EXPECT_TRUE(back.sanitizer.leak_check);
+  EXPECT_EQ(back.sanitizer.print_limit, 17);
+  EXPECT_EQ(back.thermal.mode, "manual");
+  EXPECT_EQ(back.thermal.wait, 11);
+  EXPECT_EQ(back.thermal.cont, 31);
+  EXPECT_EQ(back.thermal.timeout, 90);
+  EXPECT_EQ(back.thermal.device, 1);
+}
+
 TEST(FormatsTest, WriteCsvUsesNsightFileNames) {
   const std::string dir = testing::scratch_dir("csv_names");
   const auto paths = testing::sample_results(false).write_csv(dir + "test_");

@@ -209,7 +209,7 @@ TEST_F(RunMonitorTest, UnknownDeviceRecordsNoReadingsWithOneWarning) {
 }
 
 TEST_F(RunMonitorTest, PinnedThermalDeviceIsReadToo) {
-  options_.thermal_device = 1;
+  options_.thermal.device = 1;
   auto m = make();
   EXPECT_EQ(gpu_->reads_of[0], 1);
   EXPECT_EQ(gpu_->reads_of[1], 1);
@@ -221,7 +221,7 @@ TEST_F(RunMonitorTest, PinnedThermalDeviceIsReadToo) {
 }
 
 TEST_F(RunMonitorTest, ThermalOffStillRecordsTelemetry) {
-  options_.thermal_mode = "off";
+  options_.thermal.mode = "off";
   auto m = make();
   EXPECT_EQ(m->controller(), nullptr);
   run(*m, RunId{0, 0, false});
@@ -308,8 +308,8 @@ TEST_F(RunMonitorTest, WithTheThreadADeviceSwitchIsReadWithoutWaitingForThePerio
 
 TEST_F(RunMonitorTest, WithTheThreadAFailedSessionLeavesNoThreadBehind) {
   gpu_->headrooms = {40, 5};
-  options_.thermal_mode = "manual";
-  options_.thermal_timeout = 0;
+  options_.thermal.mode = "manual";
+  options_.thermal.timeout = 0;
   logger_.emplace(options_);
   ThermalClock clock = ThermalClock::system();
   clock.sleep = [](double) { std::this_thread::sleep_for(std::chrono::milliseconds(1)); };
@@ -373,7 +373,7 @@ TEST(RunMonitorCreateTest, WithoutNvmlThermalControlIsOffWithOneWarning) {
             0u)
       << warnings[0];
 
-  options.thermal_mode = "off";
+  options.thermal.mode = "off";
   warnings.clear();
   const Logger quiet(options);
   (void)RunMonitor::create(options, quiet);

@@ -109,7 +109,7 @@ TEST_F(ThermalControllerTest, AdaptiveDecreaseAfterManyRuns) {
 }
 
 TEST_F(ThermalControllerTest, AdaptiveStepsStayWithinTwelveAndFifty) {
-  options_.thermal_cont = 49;
+  options_.thermal.cont = 49;
   gpu_.headrooms = {60, 60, 30, 8, 60, 30, 8, 60};  // two pauses after 2 runs each
   auto up = make();
   ASSERT_TRUE(up.init());
@@ -118,7 +118,7 @@ TEST_F(ThermalControllerTest, AdaptiveStepsStayWithinTwelveAndFifty) {
   guard(up, 3);
   EXPECT_EQ(up.thermal_cont(), 50);
 
-  options_.thermal_cont = 13;
+  options_.thermal.cont = 13;
   gpu_.headroom_calls = 0;
   gpu_.headrooms = {40, 20};
   for (int i = 0; i < 60; ++i) gpu_.headrooms.push_back(11);
@@ -143,9 +143,9 @@ TEST_F(ThermalControllerTest, BetweenFiveAndFiftyRunsKeepsThermalCont) {
 }
 
 TEST_F(ThermalControllerTest, ManualModeNeverAdapts) {
-  options_.thermal_mode = "manual";
-  options_.thermal_wait = 15;
-  options_.thermal_cont = 30;
+  options_.thermal.mode = "manual";
+  options_.thermal.wait = 15;
+  options_.thermal.cont = 30;
   gpu_.headrooms = {40, 35, 20, 20, 10, 35};
   auto c = make();
   EXPECT_FALSE(c.adaptive());
@@ -157,7 +157,7 @@ TEST_F(ThermalControllerTest, ManualModeNeverAdapts) {
 }
 
 TEST_F(ThermalControllerTest, ManualTimeoutFailsWithTheReferenceText) {
-  options_.thermal_mode = "manual";
+  options_.thermal.mode = "manual";
   gpu_.headrooms = {40, 5};
   auto c = make();
   ASSERT_TRUE(c.init());
@@ -195,8 +195,8 @@ TEST_F(ThermalControllerTest, AdaptiveTimeoutResumesOnceHeadroomReachesLoweredCo
 }
 
 TEST_F(ThermalControllerTest, TimeoutIsExceptionOfTheThermalHierarchy) {
-  options_.thermal_mode = "manual";
-  options_.thermal_timeout = 2;
+  options_.thermal.mode = "manual";
+  options_.thermal.timeout = 2;
   gpu_.headrooms = {40, 5};
   auto c = make();
   ASSERT_TRUE(c.init());
@@ -243,7 +243,7 @@ TEST_F(ThermalControllerTest, ADeviceNotReadYetLeavesTheRunUnguardedThenIsWatche
 }
 
 TEST_F(ThermalControllerTest, PinnedDeviceIsNeverReResolved) {
-  options_.thermal_device = 1;
+  options_.thermal.device = 1;
   gpu_.headrooms = {40};
   auto c = make();
   ASSERT_TRUE(c.init());
@@ -255,7 +255,7 @@ TEST_F(ThermalControllerTest, PinnedDeviceIsNeverReResolved) {
 }
 
 TEST_F(ThermalControllerTest, OffModeReadsNothingAndSaysNothing) {
-  options_.thermal_mode = "off";
+  options_.thermal.mode = "off";
   auto c = make();
   EXPECT_FALSE(c.init());
   c.guard();
@@ -279,7 +279,7 @@ TEST_F(ThermalControllerTest, UnreadableHeadroomTurnsItselfOffWithOneWarning) {
 }
 
 TEST_F(ThermalControllerTest, UnknownPinnedDeviceTurnsItselfOff) {
-  options_.thermal_device = 5;
+  options_.thermal.device = 5;
   auto c = make();
   EXPECT_FALSE(c.init());
   ASSERT_EQ(warnings_.size(), 1u);

@@ -171,7 +171,7 @@ TEST_F(SanitizerDiagnosisTest, PrintLimitReached) {
 
   const auto w = truncation_warning("memcheck", 100);
   EXPECT_TRUE(has(w, "stopped reporting at sanitizer_print_limit=100")) << w;
-  EXPECT_TRUE(has(w, "Raise Options::sanitizer_print_limit")) << w;
+  EXPECT_TRUE(has(w, "Raise Options::sanitizer.print_limit")) << w;
 }
 
 TEST_F(SanitizerDiagnosisTest, TimeoutIsAToolError) {

@@ -142,8 +142,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
 TEST_F(SanitizerGpuTest, PlantedBugsAreFoundWhereTheyWereLaunched) {
   KSCOPE_NEEDS_COMPUTE_SANITIZER();
   Options o = options_for("sanitizer_gpu_planted");
-  o.sanitizer_checks = {"memcheck", "racecheck", "initcheck"};
-  o.sanitizer_leak_check = true;
+  o.sanitizer.checks = {"memcheck", "racecheck", "initcheck"};
+  o.sanitizer.leak_check = true;
   constexpr int n = 1000;
   constexpr std::size_t kLeaked = 4096;
   const auto r = sanitize(
@@ -234,8 +234,8 @@ TEST_F(SanitizerGpuTest, PlantedBugsAreFoundWhereTheyWereLaunched) {
 TEST_F(SanitizerGpuTest, CleanKernelIsOk) {
   KSCOPE_NEEDS_COMPUTE_SANITIZER();
   Options o = options_for("sanitizer_gpu_clean");
-  o.sanitizer_checks = {"memcheck", "racecheck", "initcheck", "synccheck"};
-  o.sanitizer_leak_check = true;
+  o.sanitizer.checks = {"memcheck", "racecheck", "initcheck", "synccheck"};
+  o.sanitizer.leak_check = true;
   const auto r = sanitize(
       "clean", configs({256, 4096}, "n"),
       [](const Config& c) {

@@ -18,13 +18,13 @@ std::string error_of(const Options& o) {
 
 TEST(SanitizerOptionsTest, DefaultsAreValid) {
   Options o;
-  EXPECT_EQ(o.sanitizer_checks, std::vector<std::string>{"memcheck"});
-  EXPECT_FALSE(o.sanitizer_leak_check);
-  EXPECT_EQ(o.sanitizer_print_limit, 1000);
+  EXPECT_EQ(o.sanitizer.checks, std::vector<std::string>{"memcheck"});
+  EXPECT_FALSE(o.sanitizer.leak_check);
+  EXPECT_EQ(o.sanitizer.print_limit, 1000);
   o.tool = "sanitizer";
-  o.sanitizer_checks = {"memcheck", "racecheck", "initcheck", "synccheck"};
-  o.sanitizer_leak_check = true;
-  o.sanitizer_print_limit = 0;
+  o.sanitizer.checks = {"memcheck", "racecheck", "initcheck", "synccheck"};
+  o.sanitizer.leak_check = true;
+  o.sanitizer.print_limit = 0;
   EXPECT_NO_THROW(o.validate());
   EXPECT_EQ(allowed_values("sanitizer_checks"),
             (std::vector<std::string>{"memcheck", "racecheck", "initcheck", "synccheck"}));
@@ -32,7 +32,7 @@ TEST(SanitizerOptionsTest, DefaultsAreValid) {
 
 TEST(SanitizerOptionsTest, UnknownCheckIsNamed) {
   Options o;
-  o.sanitizer_checks = {"memcheck", "leakcheck"};
+  o.sanitizer.checks = {"memcheck", "leakcheck"};
   EXPECT_EQ(error_of(o),
             "Invalid sanitizer_checks entry 'leakcheck'. Expected any of 'memcheck', "
             "'racecheck', 'initcheck' or 'synccheck'.");
@@ -40,25 +40,25 @@ TEST(SanitizerOptionsTest, UnknownCheckIsNamed) {
 
 TEST(SanitizerOptionsTest, NoCheckOrTwiceTheSameIsAnError) {
   Options o;
-  o.sanitizer_checks = {};
+  o.sanitizer.checks = {};
   EXPECT_NE(error_of(o).find("Invalid sanitizer_checks []: name at least one check"),
             std::string::npos);
-  o.sanitizer_checks = {"racecheck", "racecheck"};
+  o.sanitizer.checks = {"racecheck", "racecheck"};
   EXPECT_EQ(error_of(o),
             "Invalid sanitizer_checks: 'racecheck' is listed twice; name each check once.");
 }
 
 TEST(SanitizerOptionsTest, LeakCheckNeedsMemcheck) {
   Options o;
-  o.sanitizer_checks = {"racecheck"};
-  o.sanitizer_leak_check = true;
+  o.sanitizer.checks = {"racecheck"};
+  o.sanitizer.leak_check = true;
   EXPECT_NE(error_of(o).find("sanitizer_leak_check is part of the 'memcheck' check"),
             std::string::npos);
 }
 
 TEST(SanitizerOptionsTest, NegativePrintLimit) {
   Options o;
-  o.sanitizer_print_limit = -1;
+  o.sanitizer.print_limit = -1;
   EXPECT_EQ(error_of(o),
             "Invalid sanitizer_print_limit -1. Expected an integer >= 0 (0: no limit).");
 }
@@ -134,7 +134,7 @@ TEST(ChildScopeTest, SelectsConfigsAndRunsEachOnce) {
   EXPECT_EQ(once.runs, 1);
   EXPECT_EQ(once.warmup_runs, 0);
   EXPECT_EQ(once.cache_control, "none");
-  EXPECT_EQ(once.thermal_mode, "off");
+  EXPECT_EQ(once.thermal.mode, "off");
 }
 
 TEST(ChildCollectorBoundaryTest, EveryEntryAndExitDuringARunIsNumbered) {

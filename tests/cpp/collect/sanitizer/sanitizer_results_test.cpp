@@ -16,7 +16,7 @@ Results sanitizer_results(std::vector<Finding> findings) {
   d.name = "sweep";
   d.id = 0;
   d.options.tool = "sanitizer";
-  d.options.sanitizer_checks = {"memcheck", "racecheck"};
+  d.options.sanitizer.checks = {"memcheck", "racecheck"};
   d.parameters = {"n"};
   d.configs = configs({1024, 3000}, "n");
   d.metadata.tool = "sanitizer";
@@ -71,7 +71,7 @@ TEST(SanitizerResultsTest, JsonRoundTrip) {
   EXPECT_EQ(b.run, std::optional<std::size_t>(0));
   EXPECT_EQ(b.attribution, "annotation");
   EXPECT_FALSE(back.findings()[1].config.has_value());
-  EXPECT_EQ(back.options().sanitizer_checks, (std::vector<std::string>{"memcheck", "racecheck"}));
+  EXPECT_EQ(back.options().sanitizer.checks, (std::vector<std::string>{"memcheck", "racecheck"}));
   EXPECT_FALSE(back.ok());
 
   const std::string json = r.to_json();

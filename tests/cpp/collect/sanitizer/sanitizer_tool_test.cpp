@@ -200,8 +200,8 @@ TEST_F(SanitizerToolTest, SanitizeChecksEachConfigOnceWithEveryCheck) {
   opt_.runs = 7;
   opt_.warmup_runs = 2;
   opt_.tool = "cupti";  // sanitize() picks the tool itself
-  opt_.sanitizer_checks = {"memcheck", "racecheck"};
-  opt_.sanitizer_leak_check = true;
+  opt_.sanitizer.checks = {"memcheck", "racecheck"};
+  opt_.sanitizer.leak_check = true;
   const auto r = sanitize(
       "checked", configs({1, 2, 3}, "n"), [](const Config&) {}, opt_);
   EXPECT_TRUE(r.ok());
@@ -216,7 +216,7 @@ TEST_F(SanitizerToolTest, SanitizeChecksEachConfigOnceWithEveryCheck) {
 
 TEST_F(SanitizerToolTest, StoppedRunsDoNotCheckLeaks) {
   prepare("leaks");
-  opt_.sanitizer_leak_check = true;
+  opt_.sanitizer.leak_check = true;
   outcome("once_release", "memcheck_oob.xml", {0}, 86);
   outcome("configs-0_once_release", "memcheck_oob.xml", {0}, 86);
   outcome("configs-1_once_release", "memcheck_clean.xml", {1}, 0);
@@ -237,7 +237,7 @@ TEST_F(SanitizerToolTest, StoppedRunsDoNotCheckLeaks) {
 
 TEST_F(SanitizerToolTest, PrintLimitReachedIsAWarning) {
   prepare("limit");
-  opt_.sanitizer_print_limit = 2;
+  opt_.sanitizer.print_limit = 2;
   outcome("once_release", "memcheck_clean.xml", {0}, 0);
   testing::write_text(canned_ + "once_release.log", "========= ERROR SUMMARY: 0 errors\n");
   (void)run("limit");

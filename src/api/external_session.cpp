@@ -47,6 +47,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
     throw;
   }
   journal->close("");
+  journal->finish();
   const std::string tool_name = d.metadata.tool;
   const std::string tool_version = d.metadata.tool_version;
   if (!run.metadata.gpu.empty() || !resume) d.metadata = run.metadata;

@@ -88,6 +88,8 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   }
   fill_tables(std::move(out), log, &d);
   steps.lap("tables");
+  journal->finish();  // the journal's last line was written meanwhile
+  steps.lap("journal finish");
   if (auto warning = throttle_warning(summarize_telemetry(d.telemetry), configs)) {
     log.warn(*warning);
   }

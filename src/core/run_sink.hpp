@@ -26,8 +26,8 @@ class RunSink {
   virtual void config_stopped(const ConfigStop& stop) { (void)stop; }
   /// Host phase spans recorded since the previous call; a journal writes them with its next line.
   virtual void add_phases(const std::vector<PhaseSpan>& spans) { (void)spans; }
-  /// The session ended; `error` is empty on success. Everything handed over is durable when it
-  /// returns.
+  /// The session ended; `error` is empty on success. A journal finishes writing on its thread
+  /// (its owner waits for it: JournalWriter::finish).
   virtual void close(const std::string& error) = 0;
 };
 

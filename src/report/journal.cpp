@@ -1,5 +1,6 @@
 #include "report/journal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -67,10 +68,7 @@ void JournalWriter::stage(const std::vector<RunLog>& runs, const std::vector<Run
       append_json(staged_.telemetry, t);
     }
   }
-  for (const auto& p : phases) {
-    if (!staged_.phases.empty()) staged_.phases += ',';
-    append_json(staged_.phases, p);
-  }
+  append_phases(staged_.laps, staged_.phases, phases);
 }
 
 void JournalWriter::append(const std::vector<RunLog>& runs,
@@ -94,6 +92,7 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
     }
     line += ']';
     if (staged_.has_telemetry) line += ",\"telemetry\":[" + staged_.telemetry + "]";
+    if (!staged_.laps.empty()) line += ",\"phase_laps\":[" + staged_.laps + "]";
     if (!staged_.phases.empty()) line += ",\"phases\":[" + staged_.phases + "]";
     line += '}';
     staged_ = {};
@@ -144,15 +143,31 @@ void JournalWriter::close(const std::string& error) {
   post([this, error, phases = std::exchange(phases_, {})] {
     std::string line = "{\"kind\":\"end\",\"error\":";
     append_json_string(line, error);
-    if (!phases.empty()) line += ",\"phases\":" + json_array_text(phases);
+    std::string laps, spans;
+    append_phases(laps, spans, phases);
+    if (!laps.empty()) line += ",\"phase_laps\":[" + laps + "]";
+    if (!spans.empty()) line += ",\"phases\":[" + spans + "]";
     write_line(line + "}");
     std::fclose(file_);
     file_ = nullptr;
   });
-  wait();
 }
 
+void JournalWriter::finish() { wait(); }
+
 namespace {
+
+// A "runs" or "end" line's host phases: its "phase_laps" and its "phases", ordered by start.
+std::vector<PhaseSpan> line_phases(const JsonField& line) {
+  std::vector<PhaseSpan> out;
+  if (const auto laps = line.find("phase_laps")) out = phase_laps_from_json(*laps);
+  if (const auto p = line.find("phases")) {
+    for (auto& span : phases_from_json(*p)) out.push_back(std::move(span));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PhaseSpan& a, const PhaseSpan& b) { return a.start_ns < b.start_ns; });
+  return out;
+}
 
 // Reads one "runs" line into `c`; a line that does not follow the schema changes nothing.
 void read_runs_line(const JsonField& line, JournalContents* c) {
@@ -169,8 +184,7 @@ void read_runs_line(const JsonField& line, JournalContents* c) {
   }
   std::vector<RunTelemetry> telemetry;
   if (const auto t = line.find("telemetry")) telemetry = telemetry_from_json(*t);
-  std::vector<PhaseSpan> phases;
-  if (const auto p = line.find("phases")) phases = phases_from_json(*p);
+  std::vector<PhaseSpan> phases = line_phases(line);
   for (auto& p : phases) c->phases.push_back(std::move(p));
   for (auto& r : runs) c->runs.push_back(std::move(r));
   for (auto& k : records) c->records.push_back(std::move(k));
@@ -253,8 +267,7 @@ JournalContents read_journal(const std::string& path) {
         d.stops.push_back(config_stop_from_json(field));
         check_config_index(field, d.stops.back().config, d.configs.size());
       } else if (kind == "end") {
-        std::vector<PhaseSpan> phases;
-        if (const auto p = field.find("phases")) phases = phases_from_json(*p);
+        std::vector<PhaseSpan> phases = line_phases(field);
         for (auto& p : phases) c.phases.push_back(std::move(p));
         ended_ok = field.value("error", std::string()).empty();
       } else {

@@ -52,7 +52,11 @@ class JournalWriter : public RunSink {
   void append_failure(const ConfigFailure& failure) override;
   /// Options::adaptive: a "stop" line with how a config ended.
   void config_stopped(const ConfigStop& stop) override;
+  /// Posts the "end" line; the file is complete once finish() returns or the writer is
+  /// destroyed, so that its last write overlaps what the caller does next (the tables).
   void close(const std::string& error) override;
+  /// Waits until every line is written; rethrows what the journal's thread threw.
+  void finish();
   /// Where each "runs" line takes its per-run GPU telemetry from: called once per line, it
   /// returns the telemetry recorded since the previous call.
   void set_telemetry_source(std::function<std::vector<RunTelemetry>()> source) {
@@ -74,7 +78,7 @@ class JournalWriter : public RunSink {
   std::function<std::vector<RunTelemetry>()> telemetry_source_;
   std::vector<PhaseSpan> phases_;  // handed over with the next add_runs, runs line or end line
   struct Staged {  // the next "runs" line so far, as JSON text (the thread's)
-    std::string runs, telemetry, phases;
+    std::string runs, telemetry, laps, phases;
     bool has_telemetry = false;
   } staged_;
   std::unique_ptr<SerialWorker> worker_;  // started by the first line after the header

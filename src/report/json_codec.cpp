@@ -459,6 +459,28 @@ std::vector<PhaseSpan> phases_from_json(const JsonField& j) {
   return out;
 }
 
+std::vector<PhaseSpan> phase_laps_from_json(const JsonField& j) {
+  std::vector<PhaseSpan> out;
+  for (const auto& group : j.items()) {
+    PhaseSpan p;
+    p.config = group.at("config").get<std::size_t>();
+    p.run = group.at("run").get<std::size_t>();
+    p.warmup = group.value("warmup", false);
+    p.pass = group.value("pass", 0);
+    std::int64_t at = group.at("start_ns").get<std::int64_t>();
+    for (const auto& lap : group.at("laps").items()) {
+      p.phase = lap.element(0).get<std::string>();
+      const auto duration = lap.element(1).get<std::int64_t>();
+      if (duration < 0) lap.element(1).fail("a duration not below 0");
+      p.start_ns = at;
+      p.end_ns = at + duration;
+      at = p.end_ns;
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
 Json to_json(const KernelSpan& k) {
   Json j{{"annotation", k.annotation}, {"kernel", k.kernel}, {"config", k.config},
          {"run", k.run}, {"device", k.device}};

@@ -51,6 +51,8 @@ void options_from_json(const JsonField& j, Options* o);
 [[nodiscard]] PhaseSpan phase_span_from_json(const JsonField& j);
 [[nodiscard]] Json phases_to_json(const std::vector<PhaseSpan>& phases);
 [[nodiscard]] std::vector<PhaseSpan> phases_from_json(const JsonField& j);
+/// A journal line's "phase_laps" (json_text.hpp, append_phases) back as spans.
+[[nodiscard]] std::vector<PhaseSpan> phase_laps_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const KernelSpan& k);
 [[nodiscard]] KernelSpan kernel_span_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const Timeline& t);

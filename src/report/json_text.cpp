@@ -206,6 +206,56 @@ void append_json(std::string& out, const PhaseSpan& p) {
   out += '}';
 }
 
+namespace {
+
+bool same_execution(const PhaseSpan& a, const PhaseSpan& b) {
+  return a.config == b.config && a.run == b.run && a.warmup == b.warmup && a.pass == b.pass;
+}
+
+void lap_group_header(std::string& out, const PhaseSpan& first) {
+  out += "{\"config\":";
+  append_int(out, *first.config);
+  out += ",\"run\":";
+  append_int(out, *first.run);
+  if (first.warmup) out += ",\"warmup\":true";
+  if (first.pass != 0) {
+    out += ",\"pass\":";
+    append_int(out, first.pass);
+  }
+  out += ",\"start_ns\":";
+  append_int(out, first.start_ns);
+  out += ",\"laps\":[";
+}
+
+}  // namespace
+
+void append_phases(std::string& laps, std::string& spans, const std::vector<PhaseSpan>& phases) {
+  const PhaseSpan* previous = nullptr;  // the last lap of the group being written
+  for (const auto& p : phases) {
+    const bool lap = p.annotation.empty() && p.config && p.run;
+    if (!lap) {
+      if (!spans.empty()) spans += ',';
+      append_json(spans, p);
+      continue;
+    }
+    const bool continues = previous && same_execution(*previous, p) && previous->end_ns == p.start_ns;
+    if (!continues) {
+      if (previous) laps += "]}";
+      if (!laps.empty()) laps += ',';
+      lap_group_header(laps, p);
+    } else {
+      laps += ',';
+    }
+    laps += '[';
+    append_json_string(laps, p.phase);
+    laps += ',';
+    append_int(laps, p.end_ns - p.start_ns);
+    laps += ']';
+    previous = &p;
+  }
+  if (previous) laps += "]}";
+}
+
 void append_json(std::string& out, const RunTelemetry& t) {
   out += "{\"config\":";
   append_int(out, t.config);

@@ -26,6 +26,13 @@ void append_json(std::string& out, const KernelRecord& k);
 void append_json(std::string& out, const PhaseSpan& p);
 void append_json(std::string& out, const RunTelemetry& t);
 
+/// A journal line's host phases, compactly: every run of contiguous laps of one execution
+/// (environment before, tool before, benchmark, ... each starting where the previous ended) goes
+/// to `laps` as one "phase_laps" element {"config", "run", ["warmup"], ["pass"], "start_ns",
+/// "laps": [[phase, duration_ns], ...]}; every other span (region entries, journal writes) goes
+/// to `spans` as a "phases" element. Both get comma-separated elements, no brackets.
+void append_phases(std::string& laps, std::string& spans, const std::vector<PhaseSpan>& phases);
+
 /// The items of `items` as a JSON array.
 template <class Items>
 std::string json_array_text(const Items& items) {

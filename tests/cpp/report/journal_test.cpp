@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -170,6 +171,58 @@ TEST(JournalTest, LoadTimeGrowsLinearlyWithRuns) {
   const double t_small = load_seconds(small, 4000);
   const double t_large = load_seconds(large, 32000);
   EXPECT_LT(t_large / t_small, 16) << t_small << " s for 4k runs, " << t_large << " s for 32k";
+}
+
+// Host phases go to the journal as "phase_laps" (one entry per execution's contiguous laps) and
+// "phases" (region entries, journal writes, laps that do not follow on): read back, they are the
+// same spans, in start order.
+TEST(JournalTest, PhaseLapsReadBackAsTheSameSpans) {
+  const std::string dir = testing::scratch_dir("journal_laps");
+  const std::string path = dir + "journal-j-0.jsonl";
+  std::vector<PhaseSpan> spans = {
+      {"environment before", 0, 0, false, 0, "", 100, 110},
+      {"tool before", 0, 0, false, 0, "", 110, 115},
+      {"region entry", 0, 0, false, 0, "k", 120, 130},
+      {"benchmark", 0, 0, false, 0, "", 115, 200},
+      {"synchronize", 0, 0, false, 0, "", 200, 260},
+      {"environment before", 0, 1, true, 0, "", 300, 305},  // a warm-up run: its own group
+      {"benchmark", 0, 1, true, 0, "", 305, 400},
+      {"benchmark", 0, 1, false, 2, "", 450, 500},  // a replay pass
+      {"journal", std::nullopt, std::nullopt, false, 0, "", 500, 520},
+  };
+  {
+    report::JournalWriter w(path, header());
+    w.add_phases(spans);
+    w.append({run_log(0, 0, {"k"})}, {kernel("k", "vadd", 0, 0, 100, 1)});
+    w.add_phases({{"journal", std::nullopt, std::nullopt, false, 0, "", 600, 610}});
+    w.close("");
+    w.finish();
+  }
+  std::ifstream in(path);
+  std::string header_line, runs_line;
+  std::getline(in, header_line);
+  std::getline(in, runs_line);
+  EXPECT_NE(runs_line.find("\"phase_laps\":[{\"config\":0,\"run\":0,\"start_ns\":100,\"laps\":"
+                           "[[\"environment before\",10],[\"tool before\",5],[\"benchmark\",85],"
+                           "[\"synchronize\",60]]}"),
+            std::string::npos)
+      << runs_line;
+  const auto back = report::read_journal(path).phases;
+  std::vector<PhaseSpan> expected = spans;
+  expected.push_back({"journal", std::nullopt, std::nullopt, false, 0, "", 600, 610});
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const PhaseSpan& a, const PhaseSpan& b) { return a.start_ns < b.start_ns; });
+  ASSERT_EQ(back.size(), expected.size());
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].phase, expected[i].phase) << i;
+    EXPECT_EQ(back[i].config, expected[i].config) << i;
+    EXPECT_EQ(back[i].run, expected[i].run) << i;
+    EXPECT_EQ(back[i].warmup, expected[i].warmup) << i;
+    EXPECT_EQ(back[i].pass, expected[i].pass) << i;
+    EXPECT_EQ(back[i].annotation, expected[i].annotation) << i;
+    EXPECT_EQ(back[i].start_ns, expected[i].start_ns) << i;
+    EXPECT_EQ(back[i].end_ns, expected[i].end_ns) << i;
+  }
 }
 
 // The journal's thread writes an append at once, without waiting for close(): a crash loses at

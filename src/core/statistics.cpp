@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/student_t.hpp"
 
@@ -85,8 +87,22 @@ double quantile(std::vector<double> values, double q) {
 
 double ci95_half_width(double stddev, std::size_t count) {
   if (count < 2 || std::isnan(stddev)) return kNaN;
-  const double n = static_cast<double>(count);
-  return student_t_quantile(0.975, n - 1) * stddev / std::sqrt(n);
+  // The quantile bisects the t CDF (~40 incomplete-beta evaluations): a result table asks for
+  // the same few sample sizes again and again, so each is computed once per process.
+  static std::mutex mu;
+  static std::unordered_map<std::size_t, double> quantiles;
+  double t = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    const auto it = quantiles.find(count);
+    if (it != quantiles.end()) {
+      t = it->second;
+    } else {
+      t = student_t_quantile(0.975, static_cast<double>(count) - 1);
+      quantiles.emplace(count, t);
+    }
+  }
+  return t * stddev / std::sqrt(static_cast<double>(count));
 }
 
 }  // namespace kscope::stats

@@ -1,12 +1,10 @@
 #include "collect/cupti/counter_collector.hpp"
 
-#include "collect/cupti/activity_tracer.hpp"
-#include "collect/cupti/resident_cupti.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
+#include "collect/cupti/activity_tracer.hpp"
 #include "collect/cupti/annotation_sessions.hpp"
 #include "collect/cupti/counter_batch.hpp"
 #include "collect/cupti/cupti_checkpoint.hpp"
@@ -49,6 +47,8 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
              format_significant(std::chrono::duration<double, std::milli>(now - t).count(), 4) + " ms";
     t = now;
   };
+  keep_cupti_until_exit();
+  ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
   initialize_profiler();
   check_device_supported(device);
   const std::string chip = device_chip_name(device);
@@ -92,7 +92,17 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     checkpoint_ = std::make_unique<CuptiCheckpoint>(context);
     step("checkpoint library");
   }
-  profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
+  // A range profiler kept from the previous counter session of the process skips Enable and
+  // the expensive first Start, when it holds enough ranges.
+  profiler_key_ = ProfilerKey{context, plan_.user_range, plan_.kernel_replay};
+  RangeProfiler::Trace trace = [this](std::string_view line) { log_.debug(line); };
+  profiler_ = take_range_profiler(profiler_key_);
+  const bool kept = profiler_ != nullptr;
+  if (kept) {
+    profiler_->start_session(std::move(trace));
+  } else {
+    profiler_ = std::make_unique<RangeProfiler>(context, std::move(trace));
+  }
   step("enable");
   launches_ = std::make_unique<LaunchLog>(context);
   batch_ = std::make_unique<CounterBatch>(
@@ -106,11 +116,16 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     case SessionScope::kAnnotation: strategy_ = std::make_unique<AnnotationSessions>(tools); break;
     case SessionScope::kRun: strategy_ = std::make_unique<RunSessions>(tools, checkpoint_.get()); break;
   }
-  batch_->prime(first_session_ranges(plan_, info.num_configs, opt.runs));
-  step("first (empty) session");
+  const std::size_t first_ranges = first_session_ranges(plan_, info.num_configs, opt.runs);
+  if (kept && profiler_->range_capacity() >= first_ranges) {
+    log_.debug("cupti metrics: the range profiler of the previous session is reused (" +
+               std::to_string(profiler_->range_capacity()) + " ranges per pass): no first session");
+  } else {
+    if (kept) profiler_->reenable();  // it holds too few ranges for this sweep
+    batch_->prime(first_ranges);
+    step("first (empty) session");
+  }
   log_.debug("cupti metrics set-up: " + setup);
-  keep_cupti_until_exit();
-  ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
   callbacks_.subscribe(launches_.get());
   listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });
@@ -127,7 +142,9 @@ void CounterCollector::shutdown() noexcept {
   }
   strategy_.reset();
   batch_.reset();
-  profiler_.reset();    // cuptiRangeProfilerDisable
+  if (keep_profiler_ && profiler_) keep_range_profiler(std::move(profiler_), profiler_key_);
+  keep_profiler_ = false;
+  profiler_.reset();    // cuptiRangeProfilerDisable (after an error, or when not kept)
   checkpoint_.reset();  // frees the saved memory
 }
 
@@ -174,6 +191,7 @@ std::vector<KernelRecord> CounterCollector::end() {
   }
   auto records = batch_->take_records();
   auto launches = std::move(launches_);  // the pending error outlives the shutdown
+  if (!launches->failed()) keep_profiler_ = true;  // a clean end: the next session may reuse it
   shutdown();
   launches->rethrow();
   return records;

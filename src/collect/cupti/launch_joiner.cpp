@@ -37,7 +37,9 @@ std::vector<KernelRecord> LaunchJoiner::join(
       matched.insert(k.correlation_id);
       KernelRecord r;
       r.annotation = it->second.annotation;
-      r.kernel = kernel_base_name(k.name);
+      auto name = base_names_.find(k.name);
+      if (name == base_names_.end()) name = base_names_.emplace(k.name, kernel_base_name(k.name)).first;
+      r.kernel = name->second;
       r.mangled = k.name;
       r.run = it->second.run;
       r.device = k.device;

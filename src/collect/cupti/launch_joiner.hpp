@@ -54,6 +54,9 @@ class LaunchJoiner {
  private:
   mutable std::mutex mu_;
   std::unordered_map<std::uint32_t, LaunchInfo> launches_;
+  // Demangled base name by mangled name: a sweep launches the same few kernels thousands of
+  // times, and demangling a templated library kernel's name costs up to tens of microseconds.
+  std::unordered_map<std::string, std::string> base_names_;
 };
 
 }  // namespace kscope::cupti

@@ -79,7 +79,10 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   }
   const Logger log(opt);
   SweepPlan plan = plan_sweep(name, configs, opt, log, base_prefix);
-  if (tool.make_external) return profile_external(tool, name, id, configs, opt, std::move(plan));
+  if (tool.make_external) {
+    release_tools();  // nothing of kscope's CUPTI state stays on while another profiler measures
+    return profile_external(tool, name, id, configs, opt, std::move(plan));
+  }
 
   InProcessTool parts;
   parts.steps = steps;

@@ -14,6 +14,7 @@
 #include "collect/cupti/profiler_device.hpp"
 #include "collect/cupti/profiler_host.hpp"
 #include "collect/cupti/range_profiler.hpp"
+#include "collect/cupti/resident_cupti.hpp"
 #include "collect/cupti/run_sessions.hpp"
 #include "collect/cupti/span_sessions.hpp"
 #include "core/annotation_registry.hpp"
@@ -92,17 +93,7 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     checkpoint_ = std::make_unique<CuptiCheckpoint>(context);
     step("checkpoint library");
   }
-  // A range profiler kept from the previous counter session of the process skips Enable and
-  // the expensive first Start, when it holds enough ranges.
-  profiler_key_ = ProfilerKey{context, plan_.user_range, plan_.kernel_replay};
-  RangeProfiler::Trace trace = [this](std::string_view line) { log_.debug(line); };
-  profiler_ = take_range_profiler(profiler_key_);
-  const bool kept = profiler_ != nullptr;
-  if (kept) {
-    profiler_->start_session(std::move(trace));
-  } else {
-    profiler_ = std::make_unique<RangeProfiler>(context, std::move(trace));
-  }
+  profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
   step("enable");
   launches_ = std::make_unique<LaunchLog>(context);
   batch_ = std::make_unique<CounterBatch>(
@@ -116,15 +107,8 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     case SessionScope::kAnnotation: strategy_ = std::make_unique<AnnotationSessions>(tools); break;
     case SessionScope::kRun: strategy_ = std::make_unique<RunSessions>(tools, checkpoint_.get()); break;
   }
-  const std::size_t first_ranges = first_session_ranges(plan_, info.num_configs, opt.runs);
-  if (kept && profiler_->range_capacity() >= first_ranges) {
-    log_.debug("cupti metrics: the range profiler of the previous session is reused (" +
-               std::to_string(profiler_->range_capacity()) + " ranges per pass): no first session");
-  } else {
-    if (kept) profiler_->reenable();  // it holds too few ranges for this sweep
-    batch_->prime(first_ranges);
-    step("first (empty) session");
-  }
+  batch_->prime(first_session_ranges(plan_, info.num_configs, opt.runs));
+  step("first (empty) session");
   log_.debug("cupti metrics set-up: " + setup);
   callbacks_.subscribe(launches_.get());
   listener_token_ = AnnotationRegistry::instance().add_listener(
@@ -142,9 +126,7 @@ void CounterCollector::shutdown() noexcept {
   }
   strategy_.reset();
   batch_.reset();
-  if (keep_profiler_ && profiler_) keep_range_profiler(std::move(profiler_), profiler_key_);
-  keep_profiler_ = false;
-  profiler_.reset();    // cuptiRangeProfilerDisable (after an error, or when not kept)
+  profiler_.reset();    // cuptiRangeProfilerDisable
   checkpoint_.reset();  // frees the saved memory
 }
 
@@ -191,7 +173,6 @@ std::vector<KernelRecord> CounterCollector::end() {
   }
   auto records = batch_->take_records();
   auto launches = std::move(launches_);  // the pending error outlives the shutdown
-  if (!launches->failed()) keep_profiler_ = true;  // a clean end: the next session may reuse it
   shutdown();
   launches->rethrow();
   return records;

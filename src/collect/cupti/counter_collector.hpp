@@ -21,7 +21,6 @@
 #include "collect/cupti/collection_plan.hpp"
 #include "collect/cupti/launch_callbacks.hpp"
 #include "collect/cupti/measurement_path.hpp"
-#include "collect/cupti/resident_cupti.hpp"
 #include "core/collector.hpp"
 #include "core/logger.hpp"
 
@@ -38,9 +37,9 @@ class CounterCollector : public MeasurementPath {
  public:
   /// Checks the device, validates the metric names against its chip's catalogue (before any
   /// run), builds the config, loads the checkpoint library for checkpoint replay, enables the
-  /// range profiler on the device's primary context and runs its expensive first session (empty,
-  /// sized for the sweep), or reuses the one the previous session kept (resident_cupti.hpp), and
-  /// hooks the launch callbacks and annotation listener. Throws on any failure.
+  /// range profiler on the device's primary context, runs its expensive first session (empty,
+  /// sized for the sweep) and hooks the launch callbacks and annotation listener. Throws on any
+  /// failure, leaving nothing enabled.
   explicit CounterCollector(const SessionInfo& info);
   ~CounterCollector() override;
   CounterCollector(const CounterCollector&) = delete;             // owns CUPTI state
@@ -74,8 +73,6 @@ class CounterCollector : public MeasurementPath {
   std::unique_ptr<SessionStrategy> strategy_;
   LaunchCallbacks callbacks_;
   bool hooked_ = false;
-  ProfilerKey profiler_key_;
-  bool keep_profiler_ = false;  // end() succeeded: shutdown() keeps the range profiler
   std::size_t listener_token_ = 0;  // annotation registry listener
 };
 

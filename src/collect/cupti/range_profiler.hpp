@@ -39,11 +39,6 @@ class RangeProfiler : public RangeProfilerApi {
   RangeProfiler& operator=(const RangeProfiler&) = delete;  // owns a CUPTI object
 
   void set_tracing(bool on) override { tracing_ = on; }
-  /// A kept object's next session: where its trace lines go now, and its call times from zero.
-  void start_session(Trace trace) {
-    trace_ = std::move(trace);
-    steps_.clear();
-  }
   [[nodiscard]] std::size_t range_capacity() const override { return capacity_; }
   void reenable() override;
   [[nodiscard]] std::size_t counter_data_size(const std::vector<const char*>& metrics,

@@ -14,7 +14,6 @@ TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
     : launch_metrics_(std::move(launch_metrics)) {
   joiner_.clear();
   keep_cupti_until_exit();
-  release_range_profiler();  // kernel records and the range profiler are never on together
   callbacks_.subscribe(&timing_);
   try {
     ActivityTracer::instance().attach();

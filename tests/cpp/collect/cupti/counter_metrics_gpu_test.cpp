@@ -468,7 +468,6 @@ struct ChunkReads {
 TEST(CounterMetricsGpuTest, RunWithMoreKernelsThanTheFirstSessionHeldGrowsTheProfiler) {
   ChunkReads reads;
   for (const char* batch : {"span", "annotation"}) {
-    release();  // a fresh range profiler, sized by its first session (as in a new process)
     setenv("KSCOPE_CUPTI_BATCH", batch, 1);
     auto opt = ChunkReads::options(std::string("grow_") + batch, 2);
     opt.warmup_runs = 1;
@@ -492,7 +491,6 @@ TEST(CounterMetricsGpuTest, RunWithMoreKernelsThanTheFirstSessionHeldGrowsThePro
 TEST(CounterMetricsGpuTest, FirstRunWithMoreKernelsThanExpectedNamesTheFix) {
   ChunkReads reads;
   auto opt = ChunkReads::options("overflow", 1);
-  release();  // a fresh range profiler, sized by its first session (as in a new process)
   try {
     (void)profile("overflow", configs({1}), reads.bench(), opt);
     ADD_FAILURE() << "no error";
@@ -548,7 +546,6 @@ TEST(CounterMetricsGpuTest, DebugOutputShowsPassesStepsCostAndOneWarning) {
   std::string log;
   std::vector<std::string> warnings;
   auto opt = counters({kTimeMetric, kSmThroughput, kFfma}, "debug", 2);  // 9 passes
-  release();  // Enable shows only for a range profiler the session makes itself
   opt.verbosity = Verbosity::kDebug;
   opt.log = [&](std::string_view s) { log += s; };
   opt.on_warning = [&](std::string_view s) { warnings.emplace_back(s); };
@@ -569,45 +566,6 @@ TEST(CounterMetricsGpuTest, DebugOutputShowsPassesStepsCostAndOneWarning) {
   EXPECT_NE(log.find(", 16 restore(s)"), std::string::npos);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("needs 9 replay passes"), std::string::npos) << warnings[0];
-}
-
-// The range profiler stays enabled between profile() calls (issue 19): a second metrics sweep
-// reuses it (no Enable, no first session) and measures the same bytes; a timing sweep in between
-// disables it and times right; after release() the next sweep enables a new one.
-TEST(CounterMetricsGpuTest, TheRangeProfilerIsKeptBetweenSessions) {
-  BigBuffer buf;
-  auto bench = [&](const Config&) {
-    Annotation a("read");
-    launch_read(buf.data, buf.bytes, buf.sink);
-  };
-  auto sweep = [&](const std::string& dir, std::string* log) {
-    auto opt = counters({kTimeMetric, kDram}, dir, 3);
-    opt.verbosity = Verbosity::kDebug;
-    opt.log = [log](std::string_view s) { *log += s; };
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto r = profile("kept", configs({1}), bench, opt);
-    std::printf("  %s: profile() %.1f ms\n", dir.c_str(),
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    EXPECT_NEAR(row(r, "read", kDram).avg, static_cast<double>(buf.bytes),
-                0.01 * static_cast<double>(buf.bytes)) << dir;
-    return r;
-  };
-  release();
-  std::string first, second, third;
-  (void)sweep("kept1", &first);
-  (void)sweep("kept2", &second);
-  EXPECT_NE(first.find("cuptiRangeProfilerEnable -> 0"), std::string::npos);
-  EXPECT_EQ(second.find("cuptiRangeProfilerEnable"), std::string::npos) << second;
-  EXPECT_NE(second.find("the range profiler of the previous session is reused"), std::string::npos);
-  Options timing;
-  timing.runs = 3;
-  timing.verbosity = Verbosity::kSilent;
-  timing.output_prefix = scratch_dir("kept_timing");
-  const auto t = profile("kept_timing", configs({1}), bench, timing);
-  EXPECT_EQ(t.raw().size(), 3u);
-  EXPECT_GT(row(t, "read", kTimeMetric).avg, 1000);
-  (void)sweep("kept3", &third);  // the timing sweep disabled it: a new one
-  EXPECT_NE(third.find("cuptiRangeProfilerEnable -> 0"), std::string::npos);
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 //                         [--tool cupti|ncu]
 // With the cupti tool it runs, alternating, K times each: (a) the bare loop: for every config and
 // run, launch a spin kernel of T ns and synchronise the device (what kscope's loop does around a
-// run); (b) the same sweep through kscope::profile (SILENT, thermal off). With the ncu tool it
-// runs the kscope sweep once (the program re-runs itself under ncu). Prints one JSON object with
-// every wall time (s) and the per-run kernel durations kscope measured.
+// run); (b) the same sweep through kscope::profile (SILENT, thermal off); (c) and (d) both with
+// twice the runs, which separates kscope's cost per run from its fixed cost per call; before them,
+// the process's first profile() call (one config) is timed. With the ncu tool it runs the kscope
+// sweep once (the program re-runs itself under ncu). Prints one JSON object with every wall time
+// (s) and the per-run kernel durations kscope measured.
 #include <kscope/kscope.hpp>
 
 #include <chrono>
@@ -87,35 +89,51 @@ int main(int argc, char** argv) {
                   json_list(measured).c_str());
       return 0;
     }
-    // Warm up: module load, CUPTI initialisation.
+    // Warm up: module load; then the process's first profile() call (one config), timed: what
+    // CUPTI's and NVML's set-up add to a first call.
     spin<<<1, 32>>>(kernel_ns);
     cudaDeviceSynchronize();
+    auto t_first = std::chrono::steady_clock::now();
     (void)kscope::profile("warmup", {sweep.front()}, [&](const kscope::Config&) {
       kscope::Annotation a("spin");
       spin<<<1, 32>>>(kernel_ns);
     }, opt);
+    const double first_call = seconds_since(t_first);
 
-    std::vector<double> bare, with_kscope, kernel_ns_measured;
-    for (int rep = 0; rep < repeats; ++rep) {
-      auto t0 = std::chrono::steady_clock::now();
+    auto bare_loop = [&](int runs_per_config) {
+      const auto t0 = std::chrono::steady_clock::now();
       for (int c = 0; c < configs; ++c) {
-        for (int r = 0; r < runs; ++r) {
+        for (int r = 0; r < runs_per_config; ++r) {
           spin<<<1, 32>>>(kernel_ns);
           cudaDeviceSynchronize();
         }
       }
-      bare.push_back(seconds_since(t0));
-      t0 = std::chrono::steady_clock::now();
+      return seconds_since(t0);
+    };
+    // Each repeat also runs the sweep with twice the runs: the difference is the cost per run,
+    // the rest the fixed cost of a call.
+    std::vector<double> bare, with_kscope, bare_2x, with_kscope_2x, kernel_ns_measured;
+    for (int rep = 0; rep < repeats; ++rep) {
+      bare.push_back(bare_loop(runs));
+      auto t0 = std::chrono::steady_clock::now();
       auto res = sweep_once();
       with_kscope.push_back(seconds_since(t0));
       if (rep == 0) {
         for (const auto& row : res.raw()) kernel_ns_measured.push_back(row.value);
       }
+      bare_2x.push_back(bare_loop(2 * runs));
+      opt.runs = 2 * runs;
+      t0 = std::chrono::steady_clock::now();
+      (void)sweep_once();
+      with_kscope_2x.push_back(seconds_since(t0));
+      opt.runs = runs;
     }
     std::printf("{\"configs\": %d, \"runs\": %d, \"kernel_ns\": %lld, \"tool\": \"cupti\", \"cache_control\": \"%s\", "
-                "\"bare_s\": %s, \"kscope_s\": %s, \"kscope_kernel_ns\": %s}\n",
-                configs, runs, kernel_ns, cache.c_str(), json_list(bare).c_str(),
-                json_list(with_kscope).c_str(), json_list(kernel_ns_measured).c_str());
+                "\"first_call_s\": %f, \"bare_s\": %s, \"kscope_s\": %s, \"bare_2x_s\": %s, "
+                "\"kscope_2x_s\": %s, \"kscope_kernel_ns\": %s}\n",
+                configs, runs, kernel_ns, cache.c_str(), first_call, json_list(bare).c_str(),
+                json_list(with_kscope).c_str(), json_list(bare_2x).c_str(),
+                json_list(with_kscope_2x).c_str(), json_list(kernel_ns_measured).c_str());
   } catch (const kscope::Error& e) {
     std::fprintf(stderr, "kscope: %s\n", e.what());
     return 1;

@@ -440,6 +440,9 @@ def time_to_precision(b: Bench) -> None:
         return
     ref = b.run("time_to_precision_ncu", [sys.executable, "bench/time_to_precision.py", "--ncu",
                                           "--sizes", *sizes], timeout=1200)
+    if ref and not isinstance(ref[0], dict):
+        b.skip("time_to_precision_ncu", f"its last output line is not a result: {str(ref[0])[:200]}")
+        ref = None
     for size, tools in r[0].items():
         if ref:
             tools.update(ref[0].get(size, {}))
@@ -538,7 +541,11 @@ def main() -> int:
         for part in (timing_overhead, accuracy, stability, metrics, python_overhead, cold_regions,
                      time_to_precision):
             print(f"[bench] {part.__name__} ...", flush=True)
-            part(b)
+            try:
+                part(b)
+            except Exception as e:  # one broken part must not lose the others' figures
+                b.skip(part.__name__, f"{type(e).__name__}: {e}")
+                print(f"[bench] {part.__name__} failed: {type(e).__name__}: {e}", flush=True)
     else:
         b.skipped.append(f"all GPU parts: {why}")
         print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "

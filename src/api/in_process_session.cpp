@@ -71,7 +71,10 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
       });
     }
     out = session.run(info, to_measure, fn);
-    if (all_ranks) all_ranks->finish();
+    if (all_ranks) {
+      journal->finish();  // this rank's last lines are on disk before they are counted
+      all_ranks->finish();
+    }
   } else {
     journal->close("");  // a journal holding every config complete leaves nothing to measure
   }

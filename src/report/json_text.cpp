@@ -2,37 +2,23 @@
 
 #include <charconv>
 #include <cmath>
+#include <type_traits>
 
 #include "report/json_codec.hpp"
 
 namespace kscope::report {
 namespace {
 
-template <class Int>
-void append_int(std::string& out, Int v) {
+template <class Int, std::enable_if_t<std::is_integral_v<Int>, int> = 0>
+void value(std::string& out, Int v) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, r.ptr);
 }
-
-template <class T>
-void append_optional_int(std::string& out, const std::optional<T>& v) {
-  if (v) {
-    append_int(out, *v);
-  } else {
-    out += "null";
-  }
-}
-
-void append_optional_number(std::string& out, const std::optional<double>& v) {
-  if (v) {
-    append_json_number(out, *v);
-  } else {
-    out += "null";
-  }
-}
-
-void append_strings(std::string& out, const std::vector<std::string>& items) {
+void value(std::string& out, bool v) { out += v ? "true" : "false"; }
+void value(std::string& out, double v) { append_json_number(out, v); }
+void value(std::string& out, const std::string& v) { append_json_string(out, v); }
+void value(std::string& out, const std::vector<std::string>& items) {
   out += '[';
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i) out += ',';
@@ -40,34 +26,54 @@ void append_strings(std::string& out, const std::vector<std::string>& items) {
   }
   out += ']';
 }
-
 // Info collectors' values are rare on the hot path: the codec's own encoding.
-void append_info(std::string& out, const std::vector<InfoValue>& values) {
+void value(std::string& out, const std::vector<InfoValue>& values) {
   Json a = Json::array();
   for (const auto& v : values) a.push_back(to_json(v));
   out += to_text(a);
 }
-
-void append_sample(std::string& out, const std::optional<TelemetrySample>& s) {
-  if (!s) {
+void value(std::string& out, const TelemetrySample& s);  // below: it writes fields
+template <class T>
+void value(std::string& out, const std::optional<T>& v) {
+  if (v) {
+    value(out, *v);
+  } else {
     out += "null";
-    return;
   }
-  out += "{\"sm_clock_mhz\":";
-  append_optional_int(out, s->sm_clock_mhz);
-  out += ",\"memory_clock_mhz\":";
-  append_optional_int(out, s->memory_clock_mhz);
-  out += ",\"temperature_c\":";
-  append_optional_int(out, s->temperature_c);
-  out += ",\"headroom_c\":";
-  append_optional_int(out, s->headroom_c);
-  out += ",\"power_w\":";
-  append_optional_number(out, s->power_w);
-  out += ",\"clock_event_reasons\":";
-  append_optional_int(out, s->clock_event_reasons);
-  out += ",\"age_ms\":";
-  append_optional_number(out, s->age_ms);
+}
+
+// `"name":value`, opening the object for the first field, else after a comma.
+template <class T>
+void field(std::string& out, const char* name, const T& v, bool first = false) {
+  out += first ? "{\"" : ",\"";
+  out += name;
+  out += "\":";
+  value(out, v);
+}
+
+void value(std::string& out, const TelemetrySample& s) {
+  field(out, "sm_clock_mhz", s.sm_clock_mhz, true);
+  field(out, "memory_clock_mhz", s.memory_clock_mhz);
+  field(out, "temperature_c", s.temperature_c);
+  field(out, "headroom_c", s.headroom_c);
+  field(out, "power_w", s.power_w);
+  field(out, "clock_event_reasons", s.clock_event_reasons);
+  field(out, "age_ms", s.age_ms);
   out += '}';
+}
+
+bool same_execution(const PhaseSpan& a, const PhaseSpan& b) {
+  return a.config == b.config && a.run == b.run && a.warmup == b.warmup && a.pass == b.pass;
+}
+
+// A "phase_laps" element up to its laps: the execution's identity and where its first lap starts.
+void lap_group_header(std::string& out, const PhaseSpan& first) {
+  field(out, "config", *first.config, true);
+  field(out, "run", *first.run);
+  if (first.warmup) field(out, "warmup", true);
+  if (first.pass != 0) field(out, "pass", first.pass);
+  field(out, "start_ns", first.start_ns);
+  out += ",\"laps\":[";
 }
 
 }  // namespace
@@ -104,27 +110,18 @@ void append_json_number(std::string& out, double x) {
 }
 
 void append_json(std::string& out, const RunLog& r) {
-  out += "{\"config\":";
-  append_int(out, r.run.config);
-  out += ",\"run\":";
-  append_int(out, r.run.run);
-  out += ",\"entered\":";
-  append_strings(out, r.entered);
-  out += ",\"failed\":";
-  append_strings(out, r.failed);
+  field(out, "config", r.run.config, true);
+  field(out, "run", r.run.run);
+  field(out, "entered", r.entered);
+  field(out, "failed", r.failed);
   // Info collectors' values, in Options::info_collectors order (only with collectors).
-  if (!r.info.empty()) {
-    out += ",\"info\":";
-    append_info(out, r.info);
-  }
+  if (!r.info.empty()) field(out, "info", r.info);
   if (!r.annotation_info.empty()) {
     out += ",\"annotation_info\":[";
     for (std::size_t i = 0; i < r.annotation_info.size(); ++i) {
       if (i) out += ',';
-      out += "{\"annotation\":";
-      append_json_string(out, r.annotation_info[i].annotation);
-      out += ",\"info\":";
-      append_info(out, r.annotation_info[i].values);
+      field(out, "annotation", r.annotation_info[i].annotation, true);
+      field(out, "info", r.annotation_info[i].values);
       out += '}';
     }
     out += ']';
@@ -133,20 +130,13 @@ void append_json(std::string& out, const RunLog& r) {
 }
 
 void append_json(std::string& out, const KernelRecord& k) {
-  out += "{\"annotation\":";
-  append_json_string(out, k.annotation);
-  out += ",\"kernel\":";
-  append_json_string(out, k.kernel);
-  out += ",\"mangled\":";
-  append_json_string(out, k.mangled);
-  out += ",\"config\":";
-  append_int(out, k.run.config);
-  out += ",\"run\":";
-  append_int(out, k.run.run);
-  out += ",\"device\":";
-  append_int(out, k.device);
-  out += ",\"sequence\":";
-  append_int(out, k.sequence);
+  field(out, "annotation", k.annotation, true);
+  field(out, "kernel", k.kernel);
+  field(out, "mangled", k.mangled);
+  field(out, "config", k.run.config);
+  field(out, "run", k.run.run);
+  field(out, "device", k.device);
+  field(out, "sequence", k.sequence);
   out += ",\"metrics\":[";
   for (std::size_t i = 0; i < k.metrics.size(); ++i) {
     const auto& m = k.metrics[i];
@@ -155,79 +145,28 @@ void append_json(std::string& out, const KernelRecord& k) {
     out += ',';
     append_json_number(out, m.value);
     out += ',';
-    if (m.unit) {
-      append_json_string(out, *m.unit);
-    } else {
-      out += "null";
-    }
+    value(out, m.unit);
     out += ']';
   }
   out += ']';
   // GPU times and stream: only when the tool timed the kernel in process (later minor version).
-  if (k.start_ns) {
-    out += ",\"start_ns\":";
-    append_int(out, *k.start_ns);
-  }
-  if (k.end_ns) {
-    out += ",\"end_ns\":";
-    append_int(out, *k.end_ns);
-  }
-  if (k.stream) {
-    out += ",\"stream\":";
-    append_int(out, *k.stream);
-  }
+  if (k.start_ns) field(out, "start_ns", *k.start_ns);
+  if (k.end_ns) field(out, "end_ns", *k.end_ns);
+  if (k.stream) field(out, "stream", *k.stream);
   out += '}';
 }
 
 void append_json(std::string& out, const PhaseSpan& p) {
-  out += "{\"phase\":";
-  append_json_string(out, p.phase);
-  if (p.config) {
-    out += ",\"config\":";
-    append_int(out, *p.config);
-  }
-  if (p.run) {
-    out += ",\"run\":";
-    append_int(out, *p.run);
-  }
-  if (p.warmup) out += ",\"warmup\":true";
-  if (p.pass != 0) {
-    out += ",\"pass\":";
-    append_int(out, p.pass);
-  }
-  if (!p.annotation.empty()) {
-    out += ",\"annotation\":";
-    append_json_string(out, p.annotation);
-  }
-  out += ",\"start_ns\":";
-  append_int(out, p.start_ns);
-  out += ",\"end_ns\":";
-  append_int(out, p.end_ns);
+  field(out, "phase", p.phase, true);
+  if (p.config) field(out, "config", *p.config);
+  if (p.run) field(out, "run", *p.run);
+  if (p.warmup) field(out, "warmup", true);
+  if (p.pass != 0) field(out, "pass", p.pass);
+  if (!p.annotation.empty()) field(out, "annotation", p.annotation);
+  field(out, "start_ns", p.start_ns);
+  field(out, "end_ns", p.end_ns);
   out += '}';
 }
-
-namespace {
-
-bool same_execution(const PhaseSpan& a, const PhaseSpan& b) {
-  return a.config == b.config && a.run == b.run && a.warmup == b.warmup && a.pass == b.pass;
-}
-
-void lap_group_header(std::string& out, const PhaseSpan& first) {
-  out += "{\"config\":";
-  append_int(out, *first.config);
-  out += ",\"run\":";
-  append_int(out, *first.run);
-  if (first.warmup) out += ",\"warmup\":true";
-  if (first.pass != 0) {
-    out += ",\"pass\":";
-    append_int(out, first.pass);
-  }
-  out += ",\"start_ns\":";
-  append_int(out, first.start_ns);
-  out += ",\"laps\":[";
-}
-
-}  // namespace
 
 void append_phases(std::string& laps, std::string& spans, const std::vector<PhaseSpan>& phases) {
   const PhaseSpan* previous = nullptr;  // the last lap of the group being written
@@ -249,7 +188,7 @@ void append_phases(std::string& laps, std::string& spans, const std::vector<Phas
     laps += '[';
     append_json_string(laps, p.phase);
     laps += ',';
-    append_int(laps, p.end_ns - p.start_ns);
+    value(laps, p.end_ns - p.start_ns);
     laps += ']';
     previous = &p;
   }
@@ -257,18 +196,12 @@ void append_phases(std::string& laps, std::string& spans, const std::vector<Phas
 }
 
 void append_json(std::string& out, const RunTelemetry& t) {
-  out += "{\"config\":";
-  append_int(out, t.config);
-  out += ",\"run\":";
-  append_int(out, t.run);
-  out += ",\"device\":";
-  append_int(out, t.device);
-  out += ",\"before\":";
-  append_sample(out, t.before);
-  out += ",\"after\":";
-  append_sample(out, t.after);
-  out += ",\"cooling_wait_s\":";
-  append_json_number(out, t.cooling_wait_s);
+  field(out, "config", t.config, true);
+  field(out, "run", t.run);
+  field(out, "device", t.device);
+  field(out, "before", t.before);
+  field(out, "after", t.after);
+  field(out, "cooling_wait_s", t.cooling_wait_s);
   out += '}';
 }
 

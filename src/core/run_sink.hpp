@@ -18,7 +18,7 @@ class RunSink {
   /// writes them with the next append(), never without their records.
   virtual void add_runs(const std::vector<RunLog>& runs) = 0;
   /// Appends finished runs (with those of add_runs since the last append) and their records.
-  /// A journal writes them on its own thread, in order, at once; close() waits for them.
+  /// A journal writes them on its own thread, in order, at once (JournalWriter::finish waits).
   virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
   /// A config failed with Options::on_config_error "skip"; must be durable when it returns.
   virtual void append_failure(const ConfigFailure& failure) = 0;

@@ -4,7 +4,7 @@
 // for the sanitizer tool, a "findings" line); a final "end" line records success or the error. Lines
 // are encoded and written on a thread of the journal's own, in call order, each flushed to the
 // kernel as it is written, so a crash keeps what was measured while the sweep's thread only hands
-// data over; close() returns once everything is written. load_journal() turns any prefix of it
+// data over; finish() returns once everything is written. load_journal() turns any prefix of it
 // back into Results.
 
 #include <cstdio>

@@ -196,6 +196,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   const int runs_per_config = (opt.adaptive.enabled ? 1 : opt.runs) + opt.warmup_runs;
   Progress progress(log_, configs.size(), static_cast<std::size_t>(runs_per_config));
   auto last_flush = std::chrono::steady_clock::now();
+  const auto loop_start = last_flush;
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
       const Config& config = configs[c];
@@ -250,10 +251,11 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     progress.finish();
     if (steps_) steps_->skip();  // the runs are no fixed cost
     flush_to_sink(out, true);
+    const auto loop_wall = std::chrono::steady_clock::now() - loop_start;
     take_phases(out);  // the last journal write's own span
     if (sink_) sink_->close("");
     if (steps_) steps_->lap("journal close");
-    log_.debug(phases_.summary());
+    log_.debug(phases_.summary(loop_wall));
   } catch (const std::exception& e) {
     // The log sink may be user code (Python's sys.stdout): never let it replace the error.
     try {

@@ -36,7 +36,7 @@ std::vector<PhaseSpan> SessionPhases::take_spans() {
   return out;
 }
 
-std::string SessionPhases::summary() const {
+std::string SessionPhases::summary(std::optional<std::chrono::steady_clock::duration> loop) const {
   if (runs_ == 0) return "no runs";
   std::string out = "host time per run (us, mean over " + std::to_string(runs_) + " executions):";
   for (std::size_t i = 0; i < kCount; ++i) {
@@ -44,6 +44,16 @@ std::string SessionPhases::summary() const {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%s %s %.1f", i ? "," : "",
                   i == kRegionEntry ? "region entry (in benchmark)" : kNames[i], us);
+    out += buf;
+  }
+  if (loop) {
+    Clock::duration covered{};
+    for (std::size_t i = 0; i < kCount; ++i) {
+      if (i != kRegionEntry) covered += totals_[i];  // region entries lie inside the benchmark
+    }
+    const double us = std::chrono::duration<double, std::micro>(*loop - covered).count() / runs_;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, ", outside the phases %.1f", us);
     out += buf;
   }
   return out;

@@ -57,8 +57,10 @@ class SessionPhases {
   /// The name of `phase` in summaries and spans: "environment before", "benchmark", ...
   [[nodiscard]] static const char* name(Phase phase);
 
-  /// "per run (us, mean over N executions): environment before 1.2, tool before 0.1, ...".
-  [[nodiscard]] std::string summary() const;
+  /// "per run (us, mean over N executions): environment before 1.2, tool before 0.1, ...". With
+  /// `loop`, the wall time of the session's config loop, it ends with what the phases do not
+  /// cover ("outside the phases 0.8": config boundaries, handing runs to the journal, progress).
+  [[nodiscard]] std::string summary(std::optional<std::chrono::steady_clock::duration> loop = {}) const;
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -42,6 +42,23 @@ TEST(SessionPhasesSpansTest, LapsAreSpansOfTheCurrentRunInOrder) {
   EXPECT_NE(p.summary().find("region entry (in benchmark)"), std::string::npos);
 }
 
+// With the loop's wall time, the summary names what no phase covered, per run.
+TEST(SessionPhasesSpansTest, SummaryNamesTheTimeOutsideThePhases) {
+  SessionPhases p;
+  p.set_run(RunId{0, 0, false}, 0);
+  p.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  p.lap(SessionPhases::kBenchmark);
+  p.count_run();
+  EXPECT_EQ(p.summary().find("outside the phases"), std::string::npos);
+  const std::string s = p.summary(std::chrono::milliseconds(10));
+  const auto at = s.find("outside the phases ");
+  ASSERT_NE(at, std::string::npos) << s;
+  const double us = std::stod(s.substr(at + 19));
+  EXPECT_GT(us, 5000) << s;  // 10 ms of loop, ~2 ms of it in the benchmark
+  EXPECT_LT(us, 8001) << s;
+}
+
 TEST(SessionPhasesSpansTest, WarmupRunsAreMarked) {
   SessionPhases p;
   p.set_run(RunId{0, 0, true}, 0);

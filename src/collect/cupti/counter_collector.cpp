@@ -1,7 +1,6 @@
 #include "collect/cupti/counter_collector.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 
 #include "collect/cupti/activity_tracer.hpp"
@@ -19,11 +18,10 @@
 #include "collect/cupti/span_sessions.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/number_format.hpp"
+#include "core/step_times.hpp"
 
 namespace kscope::cupti {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Metric sets needing more passes than this get a warning (sm__throughput alone needs 8).
 constexpr std::size_t kManyPasses = 8;
@@ -40,28 +38,21 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   const Options& opt = *info.options;
   const int device = info.device;
   // Set-up cost by step, printed at DEBUG (it is most of a short sweep's wall time).
-  std::string setup;
-  auto t = Clock::now();
-  auto step = [&](const char* what) {
-    const auto now = Clock::now();
-    setup += std::string(setup.empty() ? "" : ", ") + what + " " +
-             format_significant(std::chrono::duration<double, std::milli>(now - t).count(), 4) + " ms";
-    t = now;
-  };
+  StepTimes steps;
   keep_cupti_until_exit();
   ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
   initialize_profiler();
   check_device_supported(device);
   const std::string chip = device_chip_name(device);
   void* context = primary_context(device);
-  step("profiler initialisation");
+  steps.lap("profiler initialisation");
   const auto availability = counter_availability(context);
-  step("counter availability");
+  steps.lap("counter availability");
   const MetricCatalog catalog(chip, availability);
-  step("catalogue");
+  steps.lap("catalogue");
   const std::vector<std::string> metrics = counter_metrics(opt.metrics);
   catalog.validate(metrics, opt.call_name);
-  step("validation");
+  steps.lap("validation");
   MetricColumns columns;
   for (const auto& m : metrics) {
     if (std::find(columns.names.begin(), columns.names.end(), m) != columns.names.end()) continue;
@@ -69,10 +60,10 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     columns.units.push_back(catalog.find(m)->unit);
   }
   host_ = std::make_unique<ProfilerHost>(chip, availability);
-  step("host object");
+  steps.lap("host object");
   auto config = host_->config_image(columns.names);
   const std::size_t passes = ProfilerHost::num_passes(config);
-  step("config image");
+  steps.lap("config image");
   const char* batch_env = std::getenv("KSCOPE_CUPTI_BATCH");
   plan_ = plan_collection(opt.replay_mode, opt.metric_replay, passes, parse_batch_override(batch_env));
   log_.debug("cupti metrics: chip " + chip + ", " + std::to_string(columns.names.size()) +
@@ -91,10 +82,10 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   }
   if (plan_.restore_memory) {
     checkpoint_ = std::make_unique<CuptiCheckpoint>(context);
-    step("checkpoint library");
+    steps.lap("checkpoint library");
   }
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
-  step("enable");
+  steps.lap("enable");
   launches_ = std::make_unique<LaunchLog>(context);
   batch_ = std::make_unique<CounterBatch>(
       *profiler_, *host_,
@@ -108,8 +99,8 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     case SessionScope::kRun: strategy_ = std::make_unique<RunSessions>(tools, checkpoint_.get()); break;
   }
   batch_->prime(first_session_ranges(plan_, info.num_configs, opt.runs));
-  step("first (empty) session");
-  log_.debug("cupti metrics set-up: " + setup);
+  steps.lap("first (empty) session");
+  log_.debug(steps.summary("cupti metrics set-up"));
   callbacks_.subscribe(launches_.get());
   listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });

@@ -4,8 +4,8 @@
 
 namespace kscope {
 
-std::string StepTimes::summary(const std::string& title) const {
-  std::string out = title + " (ms):";
+std::string StepTimes::summary() const {
+  std::string out = "fixed cost (ms):";
   Clock::duration total{};
   char buf[96];
   for (const auto& [name, d] : steps_) {

@@ -1,6 +1,6 @@
 #pragma once
-// The host time of a sequence of set-up steps, printed at DEBUG step by step: a profile() call's
-// fixed steps (device, tool, NVML, journal, tables, ...), the cupti tool's counter set-up:
+// The host time of a profile() call's fixed steps (device, tool, NVML, journal, tables, ...), so
+// that what a call costs besides its runs is visible at DEBUG, step by step:
 //   "fixed cost (ms): device 0.01, metadata 0.31, tool 0.02, ..., total 4.20".
 
 #include <chrono>
@@ -21,8 +21,8 @@ class StepTimes {
   }
   /// Starts the next step now: the time since the previous lap belongs to no step (the runs).
   void skip() { mark_ = Clock::now(); }
-  /// "<title> (ms): a 1.20, b 0.03, total 1.23".
-  [[nodiscard]] std::string summary(const std::string& title = "fixed cost") const;
+  /// "fixed cost (ms): a 1.20, b 0.03, total 1.23".
+  [[nodiscard]] std::string summary() const;
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -1,6 +1,7 @@
 #include "collect/cupti/counter_collector.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 
 #include "collect/cupti/activity_tracer.hpp"
@@ -18,10 +19,11 @@
 #include "collect/cupti/span_sessions.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/number_format.hpp"
-#include "core/step_times.hpp"
 
 namespace kscope::cupti {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 // Metric sets needing more passes than this get a warning (sm__throughput alone needs 8).
 constexpr std::size_t kManyPasses = 8;
@@ -38,21 +40,28 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   const Options& opt = *info.options;
   const int device = info.device;
   // Set-up cost by step, printed at DEBUG (it is most of a short sweep's wall time).
-  StepTimes steps;
+  std::string setup;
+  auto t = Clock::now();
+  auto step = [&](const char* what) {
+    const auto now = Clock::now();
+    setup += std::string(setup.empty() ? "" : ", ") + what + " " +
+             format_significant(std::chrono::duration<double, std::milli>(now - t).count(), 4) + " ms";
+    t = now;
+  };
   keep_cupti_until_exit();
   ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
   initialize_profiler();
   check_device_supported(device);
   const std::string chip = device_chip_name(device);
   void* context = primary_context(device);
-  steps.lap("profiler initialisation");
+  step("profiler initialisation");
   const auto availability = counter_availability(context);
-  steps.lap("counter availability");
+  step("counter availability");
   const MetricCatalog catalog(chip, availability);
-  steps.lap("catalogue");
+  step("catalogue");
   const std::vector<std::string> metrics = counter_metrics(opt.metrics);
   catalog.validate(metrics, opt.call_name);
-  steps.lap("validation");
+  step("validation");
   MetricColumns columns;
   for (const auto& m : metrics) {
     if (std::find(columns.names.begin(), columns.names.end(), m) != columns.names.end()) continue;
@@ -60,10 +69,10 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     columns.units.push_back(catalog.find(m)->unit);
   }
   host_ = std::make_unique<ProfilerHost>(chip, availability);
-  steps.lap("host object");
+  step("host object");
   auto config = host_->config_image(columns.names);
   const std::size_t passes = ProfilerHost::num_passes(config);
-  steps.lap("config image");
+  step("config image");
   const char* batch_env = std::getenv("KSCOPE_CUPTI_BATCH");
   plan_ = plan_collection(opt.replay_mode, opt.metric_replay, passes, parse_batch_override(batch_env));
   log_.debug("cupti metrics: chip " + chip + ", " + std::to_string(columns.names.size()) +
@@ -82,10 +91,10 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   }
   if (plan_.restore_memory) {
     checkpoint_ = std::make_unique<CuptiCheckpoint>(context);
-    steps.lap("checkpoint library");
+    step("checkpoint library");
   }
   profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
-  steps.lap("enable");
+  step("enable");
   launches_ = std::make_unique<LaunchLog>(context);
   batch_ = std::make_unique<CounterBatch>(
       *profiler_, *host_,
@@ -99,8 +108,8 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     case SessionScope::kRun: strategy_ = std::make_unique<RunSessions>(tools, checkpoint_.get()); break;
   }
   batch_->prime(first_session_ranges(plan_, info.num_configs, opt.runs));
-  steps.lap("first (empty) session");
-  log_.debug(steps.summary("cupti metrics set-up"));
+  step("first (empty) session");
+  log_.debug("cupti metrics set-up: " + setup);
   callbacks_.subscribe(launches_.get());
   listener_token_ = AnnotationRegistry::instance().add_listener(
       [this](bool entering, const std::string& name) { on_annotation(entering, name); });

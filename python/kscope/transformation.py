@@ -67,6 +67,18 @@ def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
     }
 
 
+def _statistic_columns(processed: Sequence[Any]) -> dict[str, Any]:
+    """The processed table's first statistic columns: ``AvgValue, StdDev, MinValue, MaxValue,
+    NumRuns``."""
+    return {
+        "AvgValue": np.array([p.avg for p in processed], dtype=float),
+        "StdDev": np.array([p.stddev for p in processed], dtype=float),
+        "MinValue": np.array([p.min for p in processed], dtype=float),
+        "MaxValue": np.array([p.max for p in processed], dtype=float),
+        "NumRuns": np.array([p.num_runs for p in processed], dtype=np.int64),
+    }
+
+
 def _interval_columns(processed: Sequence[Any]) -> dict[str, Any]:
     """The processed table's last statistic columns: ``CI95_Lower, CI95_Upper,
     RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean``."""
@@ -103,16 +115,8 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
         "Metric": [p.metric for p in processed],
     }
     columns.update(_parameter_columns(results.parameters, rows, [p.config for p in processed]))
-    columns.update(
-        {
-            "AvgValue": np.array([p.avg for p in processed], dtype=float),
-            "StdDev": np.array([p.stddev for p in processed], dtype=float),
-            "MinValue": np.array([p.min for p in processed], dtype=float),
-            "MaxValue": np.array([p.max for p in processed], dtype=float),
-            "NumRuns": np.array([p.num_runs for p in processed], dtype=np.int64),
-            "Kernel": [p.kernel for p in processed],
-        }
-    )
+    columns.update(_statistic_columns(processed))
+    columns["Kernel"] = [p.kernel for p in processed]
     columns.update(_environment_columns(results.metadata, n))
     columns.update(
         {
@@ -299,15 +303,7 @@ def aggregate_data(
     for name in others:
         columns[name] = _object_column([df[name].iloc[i] for i in firsts])
     columns.update(_parameter_columns(parameters, configs, [p.config for p in processed]))
-    columns.update(
-        {
-            "AvgValue": np.array([p.avg for p in processed], dtype=float),
-            "StdDev": np.array([p.stddev for p in processed], dtype=float),
-            "MinValue": np.array([p.min for p in processed], dtype=float),
-            "MaxValue": np.array([p.max for p in processed], dtype=float),
-            "NumRuns": np.array([p.num_runs for p in processed], dtype=np.int64),
-        }
-    )
+    columns.update(_statistic_columns(processed))
     columns.update(_interval_columns(processed))
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
 

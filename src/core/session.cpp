@@ -130,11 +130,14 @@ void Session::end_failed_run(const RunId& run, int pass, const Config& config,
   env_.after_run(run);
 }
 
+std::vector<RunLog> Session::unstaged_runs() const {
+  return {pending_runs_.begin() + static_cast<std::ptrdiff_t>(staged_), pending_runs_.end()};
+}
+
 void Session::stage_runs(Output& out) {
   if (!sink_ || staged_ == pending_runs_.size()) return;
   take_phases(out);
-  sink_->add_runs(std::vector<RunLog>(pending_runs_.begin() + static_cast<std::ptrdiff_t>(staged_),
-                                      pending_runs_.end()));
+  sink_->add_runs(unstaged_runs());
   staged_ = pending_runs_.size();
 }
 
@@ -145,9 +148,7 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   if (final_records && steps_) steps_->lap("tool end");
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
   if (sink_ && (!records.empty() || !pending_runs_.empty())) {
-    sink_->append(std::vector<RunLog>(pending_runs_.begin() + static_cast<std::ptrdiff_t>(staged_),
-                                      pending_runs_.end()),
-                  records);
+    sink_->append(unstaged_runs(), records);
   }
   staged_ = 0;
   phases_.lap(SessionPhases::kJournal);

@@ -67,6 +67,8 @@ class Session {
   void flush_to_sink(Output& out, bool final_records);
   /// Hands the finished runs not handed yet to the sink (RunSink::add_runs) with their phases.
   void stage_runs(Output& out);
+  /// The finished runs the sink has not had yet (those after the first staged_).
+  [[nodiscard]] std::vector<RunLog> unstaged_runs() const;
   /// Options::adaptive: the measured runs of config `c` in batches until the stopping rule
   /// stops them (session_adaptive.cpp).
   /// Returns when it last handed runs to the sink.

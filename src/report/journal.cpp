@@ -14,6 +14,16 @@
 #include "report/json_text.hpp"
 
 namespace kscope::report {
+namespace {
+
+// A line's "phase_laps" and "phases" members, from append_phases' two lists (each omitted when
+// empty).
+void append_phase_keys(std::string& line, const std::string& laps, const std::string& spans) {
+  if (!laps.empty()) line += ",\"phase_laps\":[" + laps + "]";
+  if (!spans.empty()) line += ",\"phases\":[" + spans + "]";
+}
+
+}  // namespace
 
 JournalWriter::JournalWriter(const std::string& path, const Results::Data& header) : path_(path) {
   file_ = std::fopen(path.c_str(), "w");
@@ -92,8 +102,7 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
     }
     line += ']';
     if (staged_.has_telemetry) line += ",\"telemetry\":[" + staged_.telemetry + "]";
-    if (!staged_.laps.empty()) line += ",\"phase_laps\":[" + staged_.laps + "]";
-    if (!staged_.phases.empty()) line += ",\"phases\":[" + staged_.phases + "]";
+    append_phase_keys(line, staged_.laps, staged_.phases);
     line += '}';
     staged_ = {};
     write_line(line);
@@ -145,8 +154,7 @@ void JournalWriter::close(const std::string& error) {
     append_json_string(line, error);
     std::string laps, spans;
     append_phases(laps, spans, phases);
-    if (!laps.empty()) line += ",\"phase_laps\":[" + laps + "]";
-    if (!spans.empty()) line += ",\"phases\":[" + spans + "]";
+    append_phase_keys(line, laps, spans);
     write_line(line + "}");
     std::fclose(file_);
     file_ = nullptr;

@@ -5,8 +5,9 @@ floor it stops at), and the value it reports.
     python3 bench/time_to_precision.py [--sizes 4194304 65536]
     python3 bench/time_to_precision.py --ncu [--sizes ...] [--ncu-runs 20]   # the reference
 
-Kernel: torch `a + b` of N floats (4M: ~12 us on an H200, 64K: ~1.5 us). Tools, in one process
-and this order, each timed once with time.perf_counter around its call:
+Kernel: torch `a + b` of N floats (4M: ~12 us on an H200, 64K: ~1.5 us), launched once before
+any tool so that none pays the loading of its module. Tools, in one process and this order, each
+timed once with time.perf_counter around its call:
 
 - kscope `runs="auto"` (target_rel_ci 0.005, no run count chosen), `cache_control="none"`;
 - `triton.testing.do_bench(fn)` (default: mean, 25 ms warm-up, 100 ms of repetitions) and
@@ -57,17 +58,19 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     return out, (time.perf_counter() - t0) * 1e3
 
 
-def measure(n: int) -> dict[str, Any]:
+def measure(n: int, debug: bool) -> dict[str, Any]:
     import torch
 
     a = torch.ones(n, device="cuda")
     b = torch.ones(n, device="cuda")
+    a + b  # the kernel's module is loaded (CUDA lazy loading) before any tool is timed
     torch.cuda.synchronize()
     out: dict[str, Any] = {}
+    verbosity = kscope.VerbosityLevel.DEBUG if debug else kscope.VerbosityLevel.SILENT
 
     def kscope_auto() -> Any:
         @kscope.analyze.kernel(configs=[(n,)], runs="auto", cache_control="none",
-                               thermal_mode="off", verbosity=kscope.VerbosityLevel.SILENT)
+                               thermal_mode="off", verbosity=verbosity)
         def add(size: int) -> None:
             with kscope.annotate("add"):
                 a + b
@@ -136,6 +139,8 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[4 << 20, 64 << 10])
     parser.add_argument("--ncu", action="store_true", help="only the ncu reference")
     parser.add_argument("--ncu-runs", type=int, default=20)
+    parser.add_argument("--debug", action="store_true",
+                        help="kscope's DEBUG lines (fixed cost step by step, phases) on stderr")
     args = parser.parse_args()
     if not kscope.device_available():
         print(json.dumps({"skipped": f"no CUDA device: {kscope.device_unavailable_reason()}"}))
@@ -148,7 +153,7 @@ def main() -> int:
     if args.ncu:
         print(json.dumps({str(n): reference(n, args.ncu_runs) for n in args.sizes}))
     else:
-        print(json.dumps({str(n): measure(n) for n in args.sizes}))
+        print(json.dumps({str(n): measure(n, args.debug) for n in args.sizes}))
     return 0
 
 

@@ -16,7 +16,7 @@ class RunSink {
   virtual ~RunSink() = default;
   /// Finished runs handed over before their records arrive: a journal encodes them now and
   /// writes them with the next append(), never without their records.
-  virtual void add_runs(const std::vector<RunLog>& runs) = 0;
+  virtual void add_runs(std::vector<RunLog> runs) = 0;
   /// Appends finished runs (with those of add_runs since the last append) and their records.
   /// A journal writes them on its own thread, in order, at once (JournalWriter::finish waits).
   virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;

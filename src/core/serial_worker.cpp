@@ -23,16 +23,20 @@ void SerialWorker::rethrow_locked(std::unique_lock<std::mutex>& lock) {
 }
 
 void SerialWorker::post(std::function<void()> task) {
+  defer(std::move(task));
+  wake_.notify_one();
+}
+
+void SerialWorker::defer(std::function<void()> task) {
   std::unique_lock<std::mutex> lock(mu_);
   rethrow_locked(lock);
   if (failed_) return;
   tasks_.push_back(std::move(task));
-  lock.unlock();
-  wake_.notify_one();
 }
 
 void SerialWorker::wait() {
   std::unique_lock<std::mutex> lock(mu_);
+  if (!tasks_.empty()) wake_.notify_one();  // deferred tasks wait for a wake-up
   idle_.wait(lock, [this] { return tasks_.empty() && !running_task_; });
   rethrow_locked(lock);
 }

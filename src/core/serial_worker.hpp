@@ -21,9 +21,13 @@ class SerialWorker {
   SerialWorker(const SerialWorker&) = delete;             // non-copyable
   SerialWorker& operator=(const SerialWorker&) = delete;  // non-copyable
 
-  /// Queues `task`. Rethrows (once) what an earlier task threw.
+  /// Queues `task` and wakes the thread. Rethrows (once) what an earlier task threw.
   void post(std::function<void()> task);
-  /// Returns once every task posted before it has run. Rethrows (once) what a task threw.
+  /// Queues `task` without waking the thread: it runs, in order, once a later post() or wait()
+  /// (or the destructor) wakes it. For work that may wait, so that the caller's thread does not
+  /// pay a wake-up for it (the journal's staging of finished runs).
+  void defer(std::function<void()> task);
+  /// Returns once every task queued before it has run. Rethrows (once) what a task threw.
   void wait();
 
  private:

@@ -48,19 +48,24 @@ void JournalWriter::write_line(const std::string& line) {
   std::fflush(file_);
 }
 
-void JournalWriter::post(std::function<void()> task) {
+SerialWorker& JournalWriter::worker() {
   if (!worker_) worker_ = std::make_unique<SerialWorker>();
-  worker_->post(std::move(task));
+  return *worker_;
 }
+
+void JournalWriter::post(std::function<void()> task) { worker().post(std::move(task)); }
 
 void JournalWriter::wait() {
   if (worker_) worker_->wait();
 }
 
-void JournalWriter::add_runs(const std::vector<RunLog>& runs) {
+void JournalWriter::add_runs(std::vector<RunLog> runs) {
   std::optional<std::vector<RunTelemetry>> telemetry;
   if (telemetry_source_) telemetry = telemetry_source_();
-  post([this, runs, telemetry = std::move(telemetry), phases = std::exchange(phases_, {})] {
+  // Deferred: encoded when the next line wakes the thread, so that the sweep's thread pays no
+  // wake-up per config (~10 us on a 2-core machine).
+  worker().defer([this, runs = std::move(runs), telemetry = std::move(telemetry),
+                  phases = std::exchange(phases_, {})] {
     stage(runs, telemetry ? &*telemetry : nullptr, phases);
   });
 }

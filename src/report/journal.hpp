@@ -29,9 +29,9 @@ class JournalWriter : public RunSink {
   JournalWriter(const JournalWriter&) = delete;             // non-copyable
   JournalWriter& operator=(const JournalWriter&) = delete;  // non-copyable
 
-  /// Runs (their telemetry, the phases so far) encoded now on the journal's thread and written
-  /// with the next "runs" line.
-  void add_runs(const std::vector<RunLog>& runs) override;
+  /// Runs (their telemetry, the phases so far) encoded on the journal's thread once the next
+  /// line wakes it (no wake-up of its own), and written with the next "runs" line.
+  void add_runs(std::vector<RunLog> runs) override;
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
   /// A "runs" line with the given telemetry (nullopt: none), e.g. what a resumed sweep carries
   /// over from the journal it resumes.
@@ -65,6 +65,7 @@ class JournalWriter : public RunSink {
 
  private:
   // The journal's thread: every line is encoded and written there, in the order of the calls.
+  SerialWorker& worker();  // started by the first line after the header
   void post(std::function<void()> task);
   void wait();  // the lines posted so far are written (rethrows what the thread threw)
   void write_now(std::string line);  // posts `line` and waits for it
@@ -81,7 +82,7 @@ class JournalWriter : public RunSink {
     std::string runs, telemetry, laps, phases;
     bool has_telemetry = false;
   } staged_;
-  std::unique_ptr<SerialWorker> worker_;  // started by the first line after the header
+  std::unique_ptr<SerialWorker> worker_;
 };
 
 /// What a journal's lines hold (read_journal): the header in `data` (name, id, options, metadata,

@@ -93,7 +93,7 @@ class FakeEnvironment : public RunEnvironment {
 
 class RecordingSink : public RunSink {
  public:
-  void add_runs(const std::vector<RunLog>& r) override { runs.insert(runs.end(), r.begin(), r.end()); }
+  void add_runs(std::vector<RunLog> r) override { runs.insert(runs.end(), r.begin(), r.end()); }
   void append(const std::vector<RunLog>& r, const std::vector<KernelRecord>& k) override {
     ++appends;
     runs.insert(runs.end(), r.begin(), r.end());

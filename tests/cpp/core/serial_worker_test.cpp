@@ -27,6 +27,28 @@ TEST(SerialWorker, RunsTasksInOrderOnItsOwnThread) {
   EXPECT_NE(where, std::this_thread::get_id());
 }
 
+TEST(SerialWorker, DeferredTasksRunInOrderOnceAPostOrAWaitWakesTheThread) {
+  std::vector<int> order;
+  SerialWorker w;
+  w.defer([&order] { order.push_back(1); });
+  w.defer([&order] { order.push_back(2); });
+  w.post([&order] { order.push_back(3); });  // wakes it: 1, 2, then 3
+  w.wait();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+  w.defer([&order] { order.push_back(4); });
+  w.wait();  // wait() wakes the thread for what was deferred
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3, 4}));
+}
+
+TEST(SerialWorker, DeferredTasksRunWhenTheWorkerIsDestroyed) {
+  int ran = 0;
+  {
+    SerialWorker w;
+    w.defer([&ran] { ++ran; });
+  }
+  EXPECT_EQ(ran, 1);
+}
+
 TEST(SerialWorker, TheFirstErrorIsRethrownOnceAndLaterTasksAreDropped) {
   int ran = 0;
   SerialWorker w;

@@ -84,6 +84,7 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
     return profile_external(tool, name, id, configs, opt, std::move(plan));
   }
 
+  thermal::preload_nvml();  // overlaps the device, metadata and tool set-up below
   InProcessTool parts;
   parts.steps = steps;
   parts.steps.lap("validation and plan");

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <future>
 #include <map>
 #include <mutex>
 #include <system_error>
@@ -45,6 +46,7 @@ struct ResidentNvml {
   bool tried = false;
   std::shared_ptr<const nvml::NvmlLibrary> library;
   std::string why;
+  std::shared_future<void> loading;  // preload_nvml's, while it may still run
 };
 
 ResidentNvml& resident() {
@@ -52,9 +54,21 @@ ResidentNvml& resident() {
   return r;
 }
 
+// Waits for preload_nvml's load, if one was started (without the lock: the load takes it).
+void wait_for_preload(ResidentNvml& r) {
+  std::shared_future<void> loading;
+  {
+    const std::lock_guard<std::mutex> lock(r.mu);
+    loading = r.loading;
+  }
+  if (loading.valid()) loading.wait();
+}
+
 std::shared_ptr<const nvml::NvmlLibrary> resident_nvml(std::string* why) {
   ResidentNvml& r = resident();
+  wait_for_preload(r);
   const std::lock_guard<std::mutex> lock(r.mu);
+  r.loading = {};
   if (!r.tried) {
     r.library = nvml::NvmlLibrary::load(&r.why);
     r.tried = true;
@@ -65,9 +79,29 @@ std::shared_ptr<const nvml::NvmlLibrary> resident_nvml(std::string* why) {
 
 }  // namespace
 
-void release_nvml() {
+void preload_nvml() {
   ResidentNvml& r = resident();
   const std::lock_guard<std::mutex> lock(r.mu);
+  if (r.tried || r.loading.valid()) return;
+  try {
+    r.loading = std::async(std::launch::async, [&r] {
+                  std::string why;
+                  std::shared_ptr<const nvml::NvmlLibrary> library = nvml::NvmlLibrary::load(&why);
+                  const std::lock_guard<std::mutex> done(r.mu);
+                  r.library = std::move(library);
+                  r.why = std::move(why);
+                  r.tried = true;
+                }).share();
+  } catch (const std::system_error&) {
+    // No thread to spare: create() loads it on the caller's thread, as without a preload.
+  }
+}
+
+void release_nvml() {
+  ResidentNvml& r = resident();
+  wait_for_preload(r);
+  const std::lock_guard<std::mutex> lock(r.mu);
+  r.loading = {};
   r.library.reset();  // nvmlShutdown once the last session holding it ends
   r.why.clear();
   r.tried = false;

@@ -26,6 +26,11 @@ namespace kscope::thermal {
 /// it); the next create() loads it again. kscope::release() calls it.
 void release_nvml();
 
+/// Starts loading NVML on a thread of its own (nothing when it is loaded or loading), so that
+/// its ~5-20 ms in a process's first session overlap the device and tool set-up; create() waits
+/// for it.
+void preload_nvml();
+
 class RunMonitor {
  public:
   /// The real one: NVML through dlopen, the CUDA device current on the calling thread. Never

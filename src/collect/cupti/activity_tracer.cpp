@@ -104,7 +104,7 @@ void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
   for (auto& a : batch) pending_.push_back(std::move(a));
 }
 
-void ActivityTracer::attach() {
+void ActivityTracer::enable() {
   KSCOPE_CUPTI_CHECK(cuptiActivityRegisterCallbacks(
       reinterpret_cast<CUpti_BuffersCallbackRequestFunc>(&ActivityTracer::on_request),
       reinterpret_cast<CUpti_BuffersCallbackCompleteFunc>(&ActivityTracer::on_complete)));
@@ -112,6 +112,10 @@ void ActivityTracer::attach() {
     KSCOPE_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     enabled_ = true;
   }
+}
+
+void ActivityTracer::attach() {
+  enable();
   std::size_t stale_drops = 0;  // dropped before this session: not its records
   (void)cuptiActivityGetNumDroppedRecords(nullptr, 0, &stale_drops);
   {

@@ -19,9 +19,11 @@ class ActivityTracer {
  public:
   static ActivityTracer& instance();
 
-  /// A timing session starts: registers the buffer callbacks (again: another client may have
-  /// replaced them), enables CONCURRENT_KERNEL records unless they are on, and drops what earlier
-  /// sessions or launches between sessions left.
+  /// Registers the buffer callbacks (again: another client may have replaced them) and enables
+  /// CONCURRENT_KERNEL records unless they are on; the records are not decoded before attach().
+  void enable();
+  /// A timing session starts: enable(), and drops what earlier sessions or launches between
+  /// sessions left.
   void attach();
   /// The session ended (after its final flush): records are no longer decoded; they stay
   /// enabled. Does not throw.

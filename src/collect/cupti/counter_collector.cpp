@@ -49,6 +49,7 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     t = now;
   };
   keep_cupti_until_exit();
+  settle_timing_setup();
   ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
   initialize_profiler();
   check_device_supported(device);

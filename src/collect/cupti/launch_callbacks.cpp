@@ -56,7 +56,7 @@ void unsubscribe_locked() noexcept {
 
 LaunchCallbacks::~LaunchCallbacks() { unsubscribe(); }
 
-void LaunchCallbacks::subscribe(LaunchObserver* observer) {
+void subscribe_process() {
   const std::lock_guard<std::mutex> lock(g_mu);
   if (!g_subscriber) {
     CUpti_SubscriberHandle handle = nullptr;
@@ -72,6 +72,10 @@ void LaunchCallbacks::subscribe(LaunchObserver* observer) {
       throw;
     }
   }
+}
+
+void LaunchCallbacks::subscribe(LaunchObserver* observer) {
+  subscribe_process();
   g_observer.store(observer, std::memory_order_release);
   attached_ = true;
 }

@@ -67,7 +67,8 @@ std::optional<StopReason> StoppingRule::after_batch(
     const double ratio = rel_ci_ / criteria_.target_rel_ci;
     wanted = std::ceil(n * ratio * ratio) - n;
   }
-  std::size_t batch = static_cast<std::size_t>(std::clamp(wanted, 1.0, std::max(1.0, n)));
+  std::size_t batch = static_cast<std::size_t>(
+      std::clamp(wanted, 1.0, std::max(1.0, static_cast<double>(kMaxBatchGrowth) * n)));
   batch = std::min(batch, criteria_.max_runs - runs);
   if (runs > 0 && elapsed_s > 0) {
     const double per_run = elapsed_s / n;

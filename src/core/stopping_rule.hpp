@@ -39,6 +39,10 @@ inline constexpr std::size_t kNoiseFloorMinRuns = 20;
 /// more runs would not reach the target.
 inline constexpr std::size_t kNoiseFloorGrowth = 4;
 inline constexpr double kNoiseFloorMaxRatio = 0.75;
+/// A batch has at most this many times the runs so far: a rough early estimate of the spread
+/// cannot overshoot by more, and a config needs few batches (each costs a CUPTI buffer flush,
+/// ~0.6 ms on an H200, worth 10-20 runs of a short kernel).
+inline constexpr std::size_t kMaxBatchGrowth = 3;
 
 class StoppingRule {
  public:
@@ -55,7 +59,7 @@ class StoppingRule {
       const std::vector<std::vector<double>>& series, std::size_t runs, double elapsed_s);
 
   /// Runs of the next batch: the runs the target needs at the current spread (n (ci / target)^2
-  /// in all), at least 1, at most as many as so far (the count at most doubles, so that a rough
+  /// in all), at least 1, at most kMaxBatchGrowth times as many as so far (so that a rough
   /// early estimate cannot overshoot), within max_runs and the time left at the current pace.
   [[nodiscard]] std::size_t next_batch() const { return next_batch_; }
 

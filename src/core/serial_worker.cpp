@@ -10,6 +10,7 @@ SerialWorker::~SerialWorker() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
+    woken_ = true;
   }
   wake_.notify_one();
   thread_.join();
@@ -22,21 +23,27 @@ void SerialWorker::rethrow_locked(std::unique_lock<std::mutex>& lock) {
   std::rethrow_exception(e);
 }
 
-void SerialWorker::post(std::function<void()> task) {
-  defer(std::move(task));
-  wake_.notify_one();
-}
+void SerialWorker::post(std::function<void()> task) { queue(std::move(task), true); }
 
-void SerialWorker::defer(std::function<void()> task) {
+void SerialWorker::defer(std::function<void()> task) { queue(std::move(task), false); }
+
+void SerialWorker::queue(std::function<void()> task, bool wake) {
   std::unique_lock<std::mutex> lock(mu_);
   rethrow_locked(lock);
   if (failed_) return;
   tasks_.push_back(std::move(task));
+  if (!wake) return;
+  woken_ = true;
+  lock.unlock();
+  wake_.notify_one();
 }
 
 void SerialWorker::wait() {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!tasks_.empty()) wake_.notify_one();  // deferred tasks wait for a wake-up
+  if (!tasks_.empty()) {  // deferred tasks: look now rather than within kDeferLatency
+    woken_ = true;
+    wake_.notify_one();
+  }
   idle_.wait(lock, [this] { return tasks_.empty() && !running_task_; });
   rethrow_locked(lock);
 }
@@ -44,8 +51,12 @@ void SerialWorker::wait() {
 void SerialWorker::loop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
-    if (tasks_.empty()) return;  // stopping, nothing left
+    if (tasks_.empty()) {
+      if (stopping_) return;
+      wake_.wait_for(lock, kDeferLatency, [this] { return woken_; });
+      woken_ = false;
+      continue;
+    }
     std::function<void()> task = std::move(tasks_.front());
     tasks_.pop_front();
     running_task_ = true;

@@ -62,8 +62,8 @@ void JournalWriter::wait() {
 void JournalWriter::add_runs(std::vector<RunLog> runs) {
   std::optional<std::vector<RunTelemetry>> telemetry;
   if (telemetry_source_) telemetry = telemetry_source_();
-  // Deferred: encoded when the next line wakes the thread, so that the sweep's thread pays no
-  // wake-up per config (~10 us on a 2-core machine).
+  // Deferred: the journal's thread encodes them when it next looks (within kDeferLatency), so
+  // that the sweep's thread pays no wake-up per config (~10 us on a 2-core machine).
   worker().defer([this, runs = std::move(runs), telemetry = std::move(telemetry),
                   phases = std::exchange(phases_, {})] {
     stage(runs, telemetry ? &*telemetry : nullptr, phases);

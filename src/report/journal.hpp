@@ -29,8 +29,8 @@ class JournalWriter : public RunSink {
   JournalWriter(const JournalWriter&) = delete;             // non-copyable
   JournalWriter& operator=(const JournalWriter&) = delete;  // non-copyable
 
-  /// Runs (their telemetry, the phases so far) encoded on the journal's thread once the next
-  /// line wakes it (no wake-up of its own), and written with the next "runs" line.
+  /// Runs (their telemetry, the phases so far) encoded on the journal's thread within
+  /// kDeferLatency (no wake-up of its own), and written with the next "runs" line.
   void add_runs(std::vector<RunLog> runs) override;
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
   /// A "runs" line with the given telemetry (nullopt: none), e.g. what a resumed sweep carries

@@ -2,6 +2,9 @@
 // exception comes back once and drops what was queued after it.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -38,6 +41,23 @@ TEST(SerialWorker, DeferredTasksRunInOrderOnceAPostOrAWaitWakesTheThread) {
   w.defer([&order] { order.push_back(4); });
   w.wait();  // wait() wakes the thread for what was deferred
   EXPECT_EQ(order, (std::vector<int>{1, 2, 3, 4}));
+}
+
+TEST(SerialWorker, ADeferredTaskRunsWithoutAWakeUpWithinTheLatency) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool ran = false;
+  SerialWorker w;
+  w.post([] {});
+  w.wait();  // the thread now sleeps, waiting to be woken
+  w.defer([&] {
+    const std::lock_guard<std::mutex> lock(mu);
+    ran = true;
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  // Nothing wakes the worker: it looks every kDeferLatency (5 ms); 2 s is only a hang guard.
+  EXPECT_TRUE(cv.wait_for(lock, std::chrono::seconds(2), [&] { return ran; }));
 }
 
 TEST(SerialWorker, DeferredTasksRunWhenTheWorkerIsDestroyed) {

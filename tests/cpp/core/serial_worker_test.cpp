@@ -72,8 +72,10 @@ TEST(SerialWorker, DeferredTasksRunWhenTheWorkerIsDestroyed) {
 TEST(SerialWorker, TheFirstErrorIsRethrownOnceAndLaterTasksAreDropped) {
   int ran = 0;
   SerialWorker w;
-  w.post([] { throw std::runtime_error("disk full"); });
-  w.post([&ran] { ++ran; });
+  // Deferred, so that both are queued before the first runs (a post() after it threw would
+  // rethrow there).
+  w.defer([] { throw std::runtime_error("disk full"); });
+  w.defer([&ran] { ++ran; });
   try {
     w.wait();
     FAIL() << "wait() did not rethrow";

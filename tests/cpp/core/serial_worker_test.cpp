@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -72,10 +73,12 @@ TEST(SerialWorker, DeferredTasksRunWhenTheWorkerIsDestroyed) {
 TEST(SerialWorker, TheFirstErrorIsRethrownOnceAndLaterTasksAreDropped) {
   int ran = 0;
   SerialWorker w;
-  // Deferred, so that both are queued before the first runs (a post() after it threw would
-  // rethrow there).
-  w.defer([] { throw std::runtime_error("disk full"); });
-  w.defer([&ran] { ++ran; });
+  // The thread waits at a gate until both are queued (a post() after the throw would rethrow).
+  std::promise<void> gate;
+  w.post([opened = gate.get_future().share()] { opened.wait(); });
+  w.post([] { throw std::runtime_error("disk full"); });
+  w.post([&ran] { ++ran; });
+  gate.set_value();
   try {
     w.wait();
     FAIL() << "wait() did not rethrow";

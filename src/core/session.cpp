@@ -136,9 +136,11 @@ std::vector<RunLog> Session::unstaged_runs() const {
 
 void Session::stage_runs(Output& out) {
   if (!sink_ || staged_ == pending_runs_.size()) return;
+  const auto t0 = std::chrono::steady_clock::now();
   take_phases(out);
   sink_->add_runs(unstaged_runs());
   staged_ = pending_runs_.size();
+  phases_.tally(SessionPhases::kStaging, std::chrono::steady_clock::now() - t0);
 }
 
 void Session::flush_to_sink(Output& out, bool final_records) {
@@ -153,6 +155,7 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   staged_ = 0;
   phases_.lap(SessionPhases::kJournal);
   if (final_records && steps_) steps_->lap("last journal write");
+  const auto check_start = std::chrono::steady_clock::now();
   std::vector<RunLog> runs;
   runs.swap(pending_runs_);
   if (counts_ && ignore_kernel_list_ && collector_.flush_is_complete()) {
@@ -169,6 +172,8 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   }
   for (auto& log : runs) out.runs.push_back(std::move(log));
   for (auto& r : records) out.records.push_back(std::move(r));
+  phases_.tally(SessionPhases::kJournal, std::chrono::steady_clock::now() - check_start);
+  if (final_records && steps_) steps_->lap("kernel-count check");
 }
 
 Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,
@@ -200,6 +205,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   const auto loop_start = last_flush;
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
+      const auto config_start = std::chrono::steady_clock::now();
       const Config& config = configs[c];
       const std::size_t index = config.index();
       if (log_.debug_enabled()) {
@@ -208,6 +214,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
       }
       progress.start_config(c, config.label());
       info_collection.collect_config(config);
+      phases_.tally(SessionPhases::kConfigStart, std::chrono::steady_clock::now() - config_start);
       try {
         for (int w = 0; w < opt.warmup_runs; ++w) {
           (void)execute(RunId{index, static_cast<std::size_t>(w), true}, config, fn);

@@ -5,8 +5,8 @@
 namespace kscope {
 namespace {
 constexpr const char* kNames[SessionPhases::kCount] = {
-    "environment before", "tool before", "benchmark", "synchronize", "tool after",
-    "environment after",  "journal",     "region entry"};
+    "environment before", "tool before", "benchmark",    "synchronize", "tool after",
+    "environment after",  "journal",     "region entry", "config start", "staging"};
 
 std::int64_t ns(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();

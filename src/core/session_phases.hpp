@@ -25,9 +25,11 @@ class SessionPhases {
     kSynchronize,        ///< waiting for the device
     kToolAfter,          ///< the collector's after_run, run bookkeeping
     kEnvironmentAfter,   ///< telemetry after the run
-    kJournal,            ///< tool flushes and journal appends
+    kJournal,            ///< tool flushes, journal appends, the kernel-count check of their runs
     kRegionEntry,        ///< inside kBenchmark: the entry of annotated regions (cache flush,
                          ///< ANNOTATION-scope info collectors)
+    kConfigStart,        ///< tally only: a config's start (its box, progress, CONFIG collectors)
+    kStaging,            ///< tally only: finished runs and phases handed to the journal's thread
     kCount
   };
 
@@ -46,6 +48,8 @@ class SessionPhases {
     totals_[phase] += end - start;
     spans_.push_back({phase, run_, pass_, start, end, annotation});
   }
+  /// Adds `d` to `phase` without a span (work between runs, not drawn on the timeline).
+  void tally(Phase phase, std::chrono::steady_clock::duration d) { totals_[phase] += d; }
   void count_run() { ++runs_; }
   /// The run (and replay pass) the following laps belong to; nullopt: outside any run.
   void set_run(const std::optional<RunId>& run, int pass) {

@@ -451,16 +451,20 @@ def time_to_precision(b: Bench) -> None:
             note = (f"{fmt(got['value_us'])} us, CI95 +-{fmt(got['rel_ci_pct'])} %"
                     f"{'' if got['runs'] is None else ', ' + str(got['runs']) + ' runs'}; {got['note']}")
             b.add(section, f"{label}: {tool} wall time", "ms", [got["wall_ms"]], note=note)
-        mine = tools.get("kscope auto", {})
         peers = [v["wall_ms"] for k, v in tools.items()
-                 if k not in ("kscope auto", "ncu reference") and "wall_ms" in v]
-        if "wall_ms" in mine and peers:
-            f = b.add(section, f"{label}: kscope wall / fastest peer's", "x", [mine["wall_ms"] / min(peers)])
-            f.target, f.verdict = "<= 0.2", verdict(f.median, lambda x: x <= 0.2)
-        for peer in ("ncu reference", "do_bench_cudagraph"):
-            other = tools.get(peer, {})
+                 if not k.startswith("kscope") and k != "ncu reference" and "wall_ms" in v]
+        for name in ("kscope auto", "kscope auto graph"):
+            mine = tools.get(name, {})
+            if "wall_ms" in mine and peers:
+                f = b.add(section, f"{label}: {name} wall / fastest peer's", "x",
+                          [mine["wall_ms"] / min(peers)])
+                f.target, f.verdict = "<= 0.2", verdict(f.median, lambda x: x <= 0.2)
+        for name, peer in (("kscope auto", "ncu reference"), ("kscope auto profiler", "ncu reference"),
+                           ("kscope auto", "do_bench_cudagraph"),
+                           ("kscope auto graph", "do_bench_cudagraph")):
+            mine, other = tools.get(name, {}), tools.get(peer, {})
             if "value_us" in mine and "value_us" in other:
-                f = b.add(section, f"{label}: kscope value / {peer}'s", "x",
+                f = b.add(section, f"{label}: {name} value / {peer}'s", "x",
                           [mine["value_us"] / other["value_us"]])
                 f.target, f.verdict = "1 +- 2 %", verdict(f.median, lambda x: abs(x - 1) <= 0.02)
 

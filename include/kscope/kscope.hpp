@@ -10,6 +10,7 @@
 #include "kscope/ncu_import.hpp"
 #include "kscope/options.hpp"
 #include "kscope/profile.hpp"
+#include "kscope/region_capture.hpp"
 #include "kscope/merge.hpp"
 #include "kscope/results.hpp"
 #include "kscope/sanitize.hpp"

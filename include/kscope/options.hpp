@@ -127,11 +127,35 @@ struct ThermalOptions {
 };
 
 /**
+ * How Options::cuda_graph captures an annotated region into a CUDA graph and launches it again
+ * (docs/options.md, "CUDA graphs"). kscope decides when: per config, its first measured
+ * execution runs the benchmark with every region captured (begin/end) and launched once, its
+ * later executions launch the captured regions again (replay), each inside its annotation,
+ * instead of running the benchmark. The Python front captures with torch.cuda.CUDAGraph; in C++,
+ * kscope::stream_region_capture (kscope/region_capture.hpp) captures the kernels of a stream.
+ *
+ * Flat names: region_capture_<member> (region_capture_begin, region_capture_end,
+ * region_capture_replay, region_capture_clear).
+ */
+struct RegionCapture {
+  /// Region `name` opens in a capture execution (after its cache flush): capture the GPU work
+  /// launched from now on instead of running it.
+  std::function<void(const std::string& name)> begin;
+  /// The region closes (`failed`: it threw): stop capturing; unless it failed, launch the
+  /// captured work once (the region is still open) and keep it as the config's next region.
+  std::function<void(bool failed)> end;
+  /// Launches the config's kept region `index` (0-based, in capture order) again.
+  std::function<void(std::size_t index)> replay;
+  /// The config's kept regions are no longer needed.
+  std::function<void()> clear;
+};
+
+/**
  * Every option of kscope::profile. Defaults follow nsight-python. String-valued enums are
  * validated by validate(), which names the bad value and the allowed ones.
  *
  * The options of one concern are grouped: `adaptive` (runs="auto"), `sanitizer` (tool
- * "sanitizer") and `thermal` (thermal control). Everywhere outside C++ (the Python keywords,
+ * "sanitizer"), `thermal` (thermal control) and `region_capture` (cuda_graph). Everywhere outside C++ (the Python keywords,
  * result and journal files, docs/options.md, error messages) every option has one flat name:
  * `thermal.mode` is thermal_mode, `sanitizer.checks` is sanitizer_checks, `adaptive.enabled` is
  * auto_runs; each group's comment gives its flat names.
@@ -190,6 +214,14 @@ struct Options {
   /// and drain, ~0.8 us for short kernels on an H200), each measured kernel serialised, the range
   /// profiler's set-up paid once per profile() call.
   std::string duration_source = "activity";
+  /// Replays annotated regions from CUDA graphs (docs/options.md, "CUDA graphs"): per config, the
+  /// first measured execution captures every region (region_capture) and launches it once; the
+  /// others launch the captured regions again instead of running the benchmark, so that a run
+  /// costs one graph launch per region on the host. Warm-up runs execute the benchmark as usual.
+  /// Needs region_capture.
+  bool cuda_graph = false;
+  /// cuda_graph: how a region is captured and launched again.
+  RegionCapture region_capture;
   /// Kernel names (demangled base name, full demangled or mangled) dropped before attribution.
   std::vector<std::string> ignore_kernel_list;
   /// Reduces the N kernels of one annotation in one run to one value per metric. Without it an

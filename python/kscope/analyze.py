@@ -53,6 +53,7 @@ def kernel(
     replay_mode: ReplayMode = ...,
     metric_replay: MetricReplay = ...,
     duration_source: DurationSource = ...,
+    cuda_graph: bool = ...,
     thermal_mode: ThermalMode = ...,
     thermal_wait: int | None = ...,
     thermal_cont: int | None = ...,
@@ -92,6 +93,7 @@ def kernel(
     replay_mode: ReplayMode = "kernel",
     metric_replay: MetricReplay = "checkpoint",
     duration_source: DurationSource = "activity",
+    cuda_graph: bool = False,
     thermal_mode: ThermalMode = "auto",
     thermal_wait: int | None = None,
     thermal_cont: int | None = None,
@@ -150,6 +152,12 @@ def kernel(
             ``"activity"`` (default, activity records: the kernel's execution) or
             ``"profiler"`` (the range profiler: Nsight Compute's definition, which adds the
             GPU's launch set-up, ~0.8 us; kernels serialised).
+        cuda_graph: (kscope) replay the annotated regions from CUDA graphs: per config, the
+            first measured run captures every region (torch.cuda.CUDAGraph) and launches it
+            once, later runs launch the captured regions again instead of calling the
+            function, so a run costs one graph launch per region on the host. Code outside the
+            regions runs only in warm-up runs and that first run. Needs torch; the regions must
+            be capturable (no host synchronisation inside). docs/options.md, "CUDA graphs".
         thermal_mode: ``"auto"``, ``"manual"`` or ``"off"``.
         thermal_wait: thermal headroom (degC) at which profiling pauses (default 10).
         thermal_cont: headroom at which a pause ends (default 20); > thermal_wait.
@@ -211,6 +219,7 @@ def kernel(
         replay_mode=replay_mode,
         metric_replay=metric_replay,
         duration_source=duration_source,
+        cuda_graph=cuda_graph,
         thermal_mode=thermal_mode,
         thermal_wait=thermal_wait,
         thermal_cont=thermal_cont,

@@ -37,6 +37,22 @@ void def_grouped(nb::class_<Options>& cls, const char* name, Group Options::*gro
       [group, field](Options& o, T value) { (o.*group).*field = std::move(value); }, doc);
 }
 
+// A callback member of one of Options' groups (Options::region_capture) as a flat property that
+// also accepts and returns None.
+template <class Group, class Fn>
+void def_grouped_callback(nb::class_<Options>& cls, const char* name, Group Options::*group,
+                          Fn Group::*field, const char* doc) {
+  cls.def_prop_rw(
+      name,
+      [group, field](const Options& o) -> nb::object {
+        return o.*group.*field ? nb::cast(o.*group.*field) : nb::none();
+      },
+      [group, field](Options& o, nb::handle fn) {
+        (o.*group).*field = fn.is_none() ? Fn() : nb::cast<Fn>(fn);
+      },
+      nb::arg("fn").none(), doc);
+}
+
 }  // namespace
 
 void bind_options(nb::module_& m) {
@@ -91,6 +107,8 @@ void bind_options(nb::module_& m) {
           .def_rw("duration_source", &Options::duration_source,
                   "cupti tool, gpu__time_duration.sum: \"activity\" (activity records) or "
                   "\"profiler\" (the range profiler: ncu's definition)")
+          .def_rw("cuda_graph", &Options::cuda_graph,
+                  "replay the annotated regions from CUDA graphs (needs region_capture_*)")
           .def_rw("ignore_kernel_list", &Options::ignore_kernel_list,
                   "kernel names dropped before attribution")
           .def_rw("normalize_against", &Options::normalize_against,
@@ -154,6 +172,16 @@ void bind_options(nb::module_& m) {
               "longest pause in seconds");
   def_grouped(options, "thermal_device", &Options::thermal, &ThermalOptions::device,
               "CUDA ordinal to watch; None: current");
+  // Options::region_capture (cuda_graph).
+  def_grouped_callback(options, "region_capture_begin", &Options::region_capture,
+                       &RegionCapture::begin, "cuda_graph: (name: str) -> None, start capturing");
+  def_grouped_callback(options, "region_capture_end", &Options::region_capture,
+                       &RegionCapture::end,
+                       "cuda_graph: (failed: bool) -> None, stop capturing and launch once");
+  def_grouped_callback(options, "region_capture_replay", &Options::region_capture,
+                       &RegionCapture::replay, "cuda_graph: (index: int) -> None, launch again");
+  def_grouped_callback(options, "region_capture_clear", &Options::region_capture,
+                       &RegionCapture::clear, "cuda_graph: () -> None, drop the config's graphs");
   def_callback(options, "combine_kernel_metrics", &Options::combine_kernel_metrics,
                "(lhs: float, rhs: float) -> float reducing the kernels of one annotation/run");
   def_callback(options, "derive_metric", &Options::derive_metric,

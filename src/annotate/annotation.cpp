@@ -39,9 +39,11 @@ void begin_annotation(std::string_view name) {
 }
 
 void end_annotation(bool failed) {
-  if (AnnotationRegistry::instance().current_name().empty()) return;
+  auto& registry = AnnotationRegistry::instance();
+  if (registry.current_name().empty()) return;
+  registry.closing(failed);  // cuda_graph: a captured region is launched inside its range
   nvtxDomainRangeEnd(domain(), g_open_range.exchange(0));
-  AnnotationRegistry::instance().end(failed);
+  registry.end(failed);
 }
 
 std::string current_annotation() { return AnnotationRegistry::instance().current_name(); }

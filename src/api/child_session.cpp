@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "api/region_graphs.hpp"
 #include "api/session_tables.hpp"
 #include "core/logger.hpp"
 #include "core/session.hpp"
@@ -96,7 +97,7 @@ Results run_child_session(const subprocess::ChildMarker& marker, std::string_vie
         std::filesystem::path(marker.report_path).parent_path().string();
     SessionInfo info{std::string(name), id, selected.size(), &run_options, dev.device,
                      dir.empty() ? std::string() : dir + "/"};
-    Session::Output out = session.run(info, selected, fn);
+    Session::Output out = session.run(info, selected, session_benchmark(fn, run_options));
     report.session_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     report.runs = std::move(out.runs);

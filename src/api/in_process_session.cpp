@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "api/device_lock.hpp"
+#include "api/region_graphs.hpp"
 #include "api/shard_progress.hpp"
 #include "api/session_tables.hpp"
 #include "core/session.hpp"
@@ -70,7 +71,7 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
         return false;
       });
     }
-    out = session.run(info, to_measure, fn);
+    out = session.run(info, to_measure, session_benchmark(fn, opt));
     if (all_ranks) {
       journal->finish();  // this rank's last lines are on disk before they are counted
       all_ranks->finish();

@@ -57,14 +57,17 @@ std::uint64_t AnnotationRegistry::begin(std::string_view name) {
   // The entry hook (ANNOTATION-scope info collectors) runs after the checks and before the
   // annotation opens, so that whatever it launches is not attributed to the annotation.
   EntryHook hook;
+  std::function<void(const std::string&)> capture;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (in_run_ && entry_hook_) {
+    if (in_run_ && (entry_hook_ || capture_hooks_.opened)) {
       check_can_open(name);
       hook = entry_hook_;
+      capture = capture_hooks_.opened;
     }
   }
   if (hook) hook(std::string(name));
+  if (capture) capture(std::string(name));
   std::vector<Listener> listeners;
   std::uint64_t payload = 0;
   {
@@ -156,6 +159,27 @@ std::size_t AnnotationRegistry::add_listener(Listener listener) {
 void AnnotationRegistry::set_entry_hook(EntryHook hook) {
   std::lock_guard<std::mutex> lock(mu_);
   entry_hook_ = std::move(hook);
+}
+
+void AnnotationRegistry::set_capture_hooks(CaptureHooks hooks) {
+  std::lock_guard<std::mutex> lock(mu_);
+  capture_hooks_ = std::move(hooks);
+}
+
+void AnnotationRegistry::closing(bool failed) {
+  std::function<void(bool)> hook;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (open_ < 0 || !in_run_) return;
+    hook = capture_hooks_.closing;
+  }
+  if (hook) hook(failed);
+}
+
+std::optional<RunId> AnnotationRegistry::current_run() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!in_run_) return std::nullopt;
+  return run_;
 }
 
 void AnnotationRegistry::remove_listener(std::size_t token) noexcept {

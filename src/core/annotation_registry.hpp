@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -63,6 +64,22 @@ class AnnotationRegistry {
   using EntryHook = std::function<void(const std::string& name)>;
   void set_entry_hook(EntryHook hook);
 
+  /// Options::cuda_graph's capture of a region (api/region_graphs.hpp), inside a run: `opened`
+  /// right after the entry hook (the region's cache flush), before the annotation opens;
+  /// `closing` from closing(), while it is still open; `closing` must not throw (it runs in
+  /// kscope::Annotation's destructor). Empty hooks remove them.
+  struct CaptureHooks {
+    std::function<void(const std::string& name)> opened;
+    std::function<void(bool failed)> closing;
+  };
+  void set_capture_hooks(CaptureHooks hooks);
+  /// An annotation is about to close (kscope::end_annotation calls it before its NVTX range
+  /// ends): runs the capture hooks' `closing`, so that a captured region is launched inside its
+  /// annotation and its NVTX range. No-op when none is open or no hook is set.
+  void closing(bool failed);
+  /// The run executing; nullopt outside runs.
+  [[nodiscard]] std::optional<RunId> current_run() const;
+
   /// NVTX payload of a range opened in `run`: bit 63 set, config in bits 32..62, run in 0..31.
   /// 0 outside a session. The ncu tool reads it back from the report to map ranges to runs.
   [[nodiscard]] static std::uint64_t nvtx_payload(const RunId& run, bool in_run);
@@ -88,6 +105,7 @@ class AnnotationRegistry {
   std::vector<std::pair<std::size_t, Listener>> listeners_;
   std::size_t next_token_ = 1;
   EntryHook entry_hook_;
+  CaptureHooks capture_hooks_;
 };
 
 }  // namespace kscope

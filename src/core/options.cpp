@@ -193,6 +193,14 @@ void Options::validate() const {
                           "shard_balance empty.");
   }
   check_sanitizer(sanitizer);
+  if (cuda_graph && !(region_capture.begin && region_capture.end && region_capture.replay &&
+                      region_capture.clear)) {
+    throw InvalidArgument(
+        "cuda_graph needs region_capture (begin, end, replay and clear): how a region is captured "
+        "into a CUDA graph. In C++ use kscope::stream_region_capture(stream) "
+        "(kscope/region_capture.hpp) and launch the regions' kernels on that stream; the Python "
+        "front sets it itself.");
+  }
   validate_info_collectors(info_collectors);
   if (!reexec_argv.empty() && reexec_argv.front().empty()) {
     throw InvalidArgument(

@@ -88,6 +88,7 @@ Json to_json(const Options& o) {
               {"replay_mode", o.replay_mode},
               {"metric_replay", o.metric_replay},
               {"duration_source", o.duration_source},
+              {"cuda_graph", o.cuda_graph},
               {"ignore_kernel_list", o.ignore_kernel_list},
               {"combine_kernel_metrics", static_cast<bool>(o.combine_kernel_metrics)},
               {"derive_metric", static_cast<bool>(o.derive_metric)},
@@ -136,6 +137,7 @@ void options_from_json(const JsonField& j, Options* o) {
   o->replay_mode = j.value("replay_mode", o->replay_mode);
   o->metric_replay = j.value("metric_replay", o->metric_replay);
   o->duration_source = j.value("duration_source", o->duration_source);
+  o->cuda_graph = j.value("cuda_graph", o->cuda_graph);
   o->ignore_kernel_list = j.value("ignore_kernel_list", o->ignore_kernel_list);
   o->normalize_against = j.value("normalize_against", std::string());
   if (const auto v = j.find("verbosity")) {

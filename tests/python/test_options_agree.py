@@ -25,7 +25,8 @@ DOCS = ROOT / "docs"
 HEADER = ROOT / "include" / "kscope" / "options.hpp"
 
 # The groups of kscope::Options (member name) and the prefix of their members' flat names ...
-FLAT_PREFIX = {"adaptive": "", "sanitizer": "sanitizer_", "thermal": "thermal_"}
+FLAT_PREFIX = {"adaptive": "", "region_capture": "region_capture_", "sanitizer": "sanitizer_",
+               "thermal": "thermal_"}
 # ... but for the members named otherwise.
 FLAT_RENAMED = {"adaptive.enabled": "auto_runs"}
 
@@ -47,6 +48,10 @@ ENGINE_ONLY = {
     "sanitizer_checks": "kscope.sanitize()",
     "sanitizer_leak_check": "kscope.sanitize()",
     "sanitizer_print_limit": "kscope.sanitize()",
+    "region_capture_begin": "cuda_graph=True: torch's capture (kscope.cuda_graphs)",
+    "region_capture_end": "cuda_graph=True: torch's capture (kscope.cuda_graphs)",
+    "region_capture_replay": "cuda_graph=True: torch's capture (kscope.cuda_graphs)",
+    "region_capture_clear": "cuda_graph=True: torch's capture (kscope.cuda_graphs)",
 }
 # Disagreements this test found and that are not resolved yet, each with why. Remove an entry
 # when its keyword lands; the test then guards it.

@@ -40,6 +40,7 @@ import pandas as pd
 from .. import extraction
 from .._cupti_handoff import hand_over_to_torch_profiler
 from .._native import native
+from ..cuda_graphs import TorchRegionCapture
 from ..exceptions import ConfigError, FileFormatWarning, InvalidArgumentError
 from ..info_collector import engine_collectors, normalize_collectors, validate_collectors
 from ..thermovision import ThermalController
@@ -291,6 +292,7 @@ class KernelSettings:
     ncu_part_seconds: float = 60.0
     shard: str | None = None
     shard_balance: str | None = None
+    cuda_graph: bool = False
     #: How messages name the decorator: ``<package>.analyze.kernel()``, with the package the
     #: user imported (:func:`kscope.utils.user_package_name`).
     call_name: str = "kscope.analyze.kernel()"
@@ -403,8 +405,9 @@ def make_settings(**options: Any) -> KernelSettings:
     for name in ("normalize_against", "output_prefix", "resume", "shard_balance"):
         if o[name] is not None and not isinstance(o[name], str):
             raise TypeError(f"{name} must be a str or None, got {o[name]!r}")
-    if not isinstance(o["output_csv"], bool):
-        raise TypeError(f"output_csv must be a bool, got {o['output_csv']!r}")
+    for name in ("output_csv", "cuda_graph"):
+        if not isinstance(o[name], bool):
+            raise TypeError(f"{name} must be a bool, got {o[name]!r}")
     o["verbosity"] = _verbosity(o["verbosity"])
     o["tool"] = parse_tool(o["tool"])
     o["call_name"] = f"{user_package_name()}.analyze.kernel()"
@@ -468,6 +471,9 @@ def engine_options(
     o.replay_mode = settings.replay_mode
     o.metric_replay = settings.metric_replay
     o.duration_source = settings.duration_source
+    o.cuda_graph = settings.cuda_graph
+    if settings.cuda_graph:
+        TorchRegionCapture().apply(o)  # a capture of its own per call: its graphs die with it
     o.ignore_kernel_list = list(settings.ignore_kernel_list)
     combine = settings.combine_kernel_metrics
     o.combine_kernel_metrics = None if combine is None else (lambda a, b: float(combine(a, b)))

@@ -293,5 +293,48 @@ TEST(EngineGpuTest, CuptiStaysBetweenSessionsAndReleaseGivesItUp) {
               second_ms);
 }
 
+// cuda_graph in C++: the first measured run captures the two regions on the test's stream and
+// launches them, later runs replay them (the benchmark runs in warm-up and capture only); the
+// replayed kernels are timed and attributed like launched ones.
+TEST(EngineGpuTest, CudaGraphReplaysTheCapturedRegions) {
+  CUstream_st* stream = new_stream();
+  int calls = 0;
+  auto fn = [&](const Config& c) {
+    ++calls;
+    {
+      Annotation a("spin");
+      launch_spin_on(c.get<long long>("ns"), stream);
+    }
+    {
+      Annotation b("two");
+      launch_spin_on(5000, stream);
+      launch_empty_on(stream);
+    }
+  };
+  Options o = quiet(10, "cuda_graph");
+  o.warmup_runs = 1;
+  o.cuda_graph = true;
+  o.region_capture = stream_region_capture(stream);
+  o.combine_kernel_metrics = [](double x, double y) { return x + y; };
+  const Results graphs = profile("graphs", configs({20000, 40000}, "ns"), fn, o);
+  EXPECT_EQ(calls, 4);  // per config: the warm-up run and the capturing run
+  o.cuda_graph = false;
+  calls = 0;
+  const Results eager = profile("eager", configs({20000, 40000}, "ns"), fn, o);
+  EXPECT_EQ(calls, 22);
+  for (std::size_t c = 0; c < 2; ++c) {
+    const double ns = c == 0 ? 20000 : 40000;
+    EXPECT_NEAR(avg_of(graphs, "spin", c), ns, 0.1 * ns);
+    EXPECT_NEAR(avg_of(graphs, "spin", c), avg_of(eager, "spin", c), 0.05 * ns);
+    EXPECT_NEAR(avg_of(graphs, "two", c), avg_of(eager, "two", c), 1000);
+    std::printf("[cuda_graph] config %zu: spin graph %.0f ns, eager %.0f ns; two graph %.0f ns, "
+                "eager %.0f ns\n",
+                c, avg_of(graphs, "spin", c), avg_of(eager, "spin", c), avg_of(graphs, "two", c),
+                avg_of(eager, "two", c));
+  }
+  for (const auto& row : graphs.processed()) EXPECT_EQ(row.num_runs, 10u) << row.annotation;
+  destroy_stream(stream);
+}
+
 }  // namespace
 }  // namespace kscope

@@ -71,6 +71,20 @@ void launch_spin(long long ns) {
   spin_kernel<<<1, 32>>>(ns);
   check(cudaGetLastError(), "spin launch");
 }
+void launch_spin_on(long long ns, CUstream_st* stream) {
+  spin_kernel<<<1, 32, 0, stream>>>(ns);
+  check(cudaGetLastError(), "spin launch");
+}
+void launch_empty_on(CUstream_st* stream) {
+  empty_kernel<<<1, 32, 0, stream>>>();
+  check(cudaGetLastError(), "empty launch");
+}
+CUstream_st* new_stream() {
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream creation");
+  return s;
+}
+void destroy_stream(CUstream_st* stream) { (void)cudaStreamDestroy(stream); }
 int launch_with_too_many_threads() {
   empty_kernel<<<1, 4096>>>();  // more threads per block than any GPU has: not launched
   return static_cast<int>(cudaGetLastError());

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+struct CUstream_st;  // cudaStream_t
+
 namespace kscope::testing {
 
 /// c = a + b over n floats (reads 8n bytes, writes 4n).
@@ -13,6 +15,11 @@ void launch_scale(float* y, const float* x, float s, std::size_t n);
 void launch_read_sum(const float* x, std::size_t n, float* out);
 /// Spins for about `ns` nanoseconds on one block (a kernel of known duration).
 void launch_spin(long long ns);
+// On a stream of the test's own (cuda_graph captures it).
+void launch_spin_on(long long ns, CUstream_st* stream);
+void launch_empty_on(CUstream_st* stream);
+[[nodiscard]] CUstream_st* new_stream();
+void destroy_stream(CUstream_st* stream);
 /// An empty kernel.
 void launch_empty();
 /// Tries to launch with 4096 threads per block; returns the cudaError_t (a launch error that

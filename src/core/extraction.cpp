@@ -53,12 +53,17 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
   const auto groups = group_annotation_runs(records, runs, settings.ignore_kernel_list);
   KernelCountCheck counts(static_cast<bool>(settings.combine), settings.config_labels);
   std::vector<ExtractedRecord> out;
+  std::size_t rows = 0;
+  for (const auto& a : groups) rows += a.runs.size();
+  out.reserve(rows);
+  std::vector<double> values;  // of a combined kernel after the first
+  std::vector<std::optional<std::string>> units;
   for (const auto& a : groups) {
     const std::string& name = a.name;
     std::size_t total = 0, measured_runs = 0;
-    for (const auto& run : a.order) {
-      if (a.failed.count(run)) continue;
-      total += a.kernels.at(run).size();
+    for (const auto& run : a.runs) {
+      if (run.failed) continue;
+      total += run.count;
       ++measured_runs;
     }
     if (measured_runs > 0 && total == 0) {
@@ -71,30 +76,30 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
     }
     counts.check(a);
 
-    for (const auto& run : a.order) {
-      ExtractedRecord e;
+    for (const auto& run : a.runs) {
+      out.emplace_back();
+      ExtractedRecord& e = out.back();
       e.annotation = name;
-      e.run = run;
-      const auto& ks = a.kernels.at(run);
-      for (std::size_t i = 0; i < ks.size(); ++i) e.kernel += (i ? "|" : "") + ks[i]->kernel;
-      if (a.failed.count(run) || ks.empty()) {
+      e.run = run.id;
+      const auto ks = a.kernels(run);
+      for (std::size_t i = 0; i < ks.size(); ++i) {
+        if (i) e.kernel += '|';
+        e.kernel += ks[i]->kernel;
+      }
+      if (run.failed || ks.empty()) {
         e.failed = true;
         e.values.assign(settings.metrics.size(), kNaN);
         e.units.assign(settings.metrics.size(), std::nullopt);
-        if (!ks.empty()) {  // keep units when the kernels were measured
-          std::vector<double> ignored_values;
-          values_of(*ks.front(), settings.metrics, &ignored_values, &e.units);
-        }
+        if (!ks.empty()) values_of(*ks.front(), settings.metrics, &values, &e.units);  // units kept
       } else {
         values_of(*ks.front(), settings.metrics, &e.values, &e.units);
         for (std::size_t i = 1; i < ks.size(); ++i) {
-          std::vector<double> v;
-          std::vector<std::optional<std::string>> u;
-          values_of(*ks[i], settings.metrics, &v, &u);
-          for (std::size_t m = 0; m < v.size(); ++m) e.values[m] = settings.combine(e.values[m], v[m]);
+          values_of(*ks[i], settings.metrics, &values, &units);
+          for (std::size_t m = 0; m < values.size(); ++m) {
+            e.values[m] = settings.combine(e.values[m], values[m]);
+          }
         }
       }
-      out.push_back(std::move(e));
     }
   }
   return out;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <stdexcept>
 #include <string_view>
 
 #include "core/kernel_name.hpp"
@@ -29,13 +28,6 @@ void stable_sort_if_needed(std::vector<T>& items, Less before) {
 }
 
 }  // namespace
-
-const AnnotationRuns::Run& AnnotationRuns::at(const RunId& id) const {
-  const auto it = std::lower_bound(runs.begin(), runs.end(), id,
-                                   [](const Run& r, const RunId& x) { return r.id < x; });
-  if (it == runs.end() || !(it->id == id)) throw std::out_of_range("AnnotationRuns::at");
-  return *it;
-}
 
 std::vector<AnnotationRuns> group_annotation_runs(const std::vector<KernelRecord>& records,
                                                   const std::vector<RunLog>& runs,

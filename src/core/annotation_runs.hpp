@@ -22,11 +22,11 @@ struct AnnotationRuns {
 
   std::string name;
   std::vector<Run> runs;     ///< every run, in (config, run) order
-  std::vector<RunId> order;  ///< the runs to check: all of `runs`, or those a caller kept
+  /// The runs the kernel-count check goes through: the ids of `runs`, or those a caller kept
+  /// (in the same order).
+  std::vector<RunId> order;
   std::vector<const KernelRecord*> all_kernels;  ///< every run's kernels, run after run
 
-  /// The run `id`; throws std::out_of_range when it is not one of `runs`.
-  [[nodiscard]] const Run& at(const RunId& id) const;
   /// The kernels of `run` (one of `runs`), in launch order.
   [[nodiscard]] PointerRange<KernelRecord> kernels(const Run& run) const {
     return {all_kernels.data() + run.first, run.count};

@@ -17,21 +17,26 @@ std::string run_text(const RunId& r) {
   return "config " + std::to_string(r.config) + " run " + std::to_string(r.run);
 }
 
-// Values of one kernel in `metrics` order; a metric the tool did not deliver is an error.
+// Values (and units, unless null) of one kernel in `metrics` order; a metric the tool did not
+// deliver is an error.
 void values_of(const KernelRecord& k, const std::vector<std::string>& metrics,
                std::vector<double>* values, std::vector<std::optional<std::string>>* units) {
-  values->assign(metrics.size(), kNaN);
-  units->assign(metrics.size(), std::nullopt);
-  for (std::size_t i = 0; i < metrics.size(); ++i) {
+  values->clear();
+  values->reserve(metrics.size());
+  if (units) {
+    units->clear();
+    units->reserve(metrics.size());
+  }
+  for (const auto& metric : metrics) {
     auto it = std::find_if(k.metrics.begin(), k.metrics.end(),
-                           [&](const Measurement& m) { return m.metric == metrics[i]; });
+                           [&](const Measurement& m) { return m.metric == metric; });
     if (it == k.metrics.end()) {
-      throw ExtractionError("metric '" + metrics[i] + "' is missing from the measurement of kernel '" +
+      throw ExtractionError("metric '" + metric + "' is missing from the measurement of kernel '" +
                             k.kernel + "' in annotation '" + k.annotation + "' (" + run_text(k.run) +
                             "); the tool did not deliver it");
     }
-    (*values)[i] = it->value;
-    (*units)[i] = it->unit;
+    values->push_back(it->value);
+    if (units) units->push_back(it->unit);
   }
 }
 
@@ -56,8 +61,7 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
   std::size_t rows = 0;
   for (const auto& a : groups) rows += a.runs.size();
   out.reserve(rows);
-  std::vector<double> values;  // of a combined kernel after the first
-  std::vector<std::optional<std::string>> units;
+  std::vector<double> values;  // of a failed run's kernel, of a combined kernel after the first
   for (const auto& a : groups) {
     const std::string& name = a.name;
     std::size_t total = 0, measured_runs = 0;
@@ -94,7 +98,7 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
       } else {
         values_of(*ks.front(), settings.metrics, &e.values, &e.units);
         for (std::size_t i = 1; i < ks.size(); ++i) {
-          values_of(*ks[i], settings.metrics, &values, &units);
+          values_of(*ks[i], settings.metrics, &values, nullptr);
           for (std::size_t m = 0; m < values.size(); ++m) {
             e.values[m] = settings.combine(e.values[m], values[m]);
           }

@@ -1,6 +1,7 @@
 #include "core/kernel_count_check.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "core/number_format.hpp"
@@ -47,6 +48,7 @@ void KernelCountCheck::check(const AnnotationRuns& a) {
   auto& done = checked_[a.name];
   Seen* seen = nullptr;  // of the config last checked
   std::size_t seen_config = 0;
+  auto next = a.runs.begin();  // `order` names runs of `runs`, in the same order
   for (const auto& run : a.order) {
     if (done.empty() || done.back() < run) {
       done.push_back(run);
@@ -55,7 +57,11 @@ void KernelCountCheck::check(const AnnotationRuns& a) {
     } else {
       done.insert(std::upper_bound(done.begin(), done.end(), run), run);
     }
-    const AnnotationRuns::Run& r = a.at(run);
+    while (next != a.runs.end() && next->id < run) ++next;
+    if (next == a.runs.end() || !(next->id == run)) {
+      throw std::out_of_range("KernelCountCheck: a run of the order is not one of the runs");
+    }
+    const AnnotationRuns::Run& r = *next;
     if (r.failed) continue;
     const std::size_t config = combine_ ? run.config : 0;
     if (!seen || config != seen_config) {

@@ -20,18 +20,20 @@ std::vector<RawRow> build_raw_rows(const std::vector<ExtractedRecord>& records,
                                    const std::vector<std::string>& metrics, const DeriveFn& derive,
                                    const std::vector<Config>& configs) {
   std::vector<RawRow> rows;
+  rows.reserve(records.size() * metrics.size());
+  auto add_row = [&rows](const ExtractedRecord& r, double value, std::string metric,
+                         std::optional<std::string> unit) {
+    RawRow& row = rows.emplace_back();
+    row.annotation = r.annotation;
+    row.value = value;
+    row.metric = std::move(metric);
+    row.kernel = r.kernel;
+    row.unit = std::move(unit);
+    row.config = r.run.config;
+    row.run = r.run.run;
+  };
   for (const auto& r : records) {
-    for (std::size_t m = 0; m < metrics.size(); ++m) {
-      RawRow row;
-      row.annotation = r.annotation;
-      row.value = r.values[m];
-      row.metric = metrics[m];
-      row.kernel = r.kernel;
-      row.unit = r.units[m];
-      row.config = r.run.config;
-      row.run = r.run.run;
-      rows.push_back(std::move(row));
-    }
+    for (std::size_t m = 0; m < metrics.size(); ++m) add_row(r, r.values[m], metrics[m], r.units[m]);
   }
   if (!derive) return rows;
 
@@ -71,21 +73,10 @@ std::vector<RawRow> build_raw_rows(const std::vector<ExtractedRecord>& records,
   }
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
-    std::vector<DerivedValue> values = derived[i];
     if (r.failed) {
-      for (const auto& n : names) values.push_back({n.first, kNaN, n.second});
+      for (const auto& n : names) add_row(r, kNaN, n.first, n.second);
     }
-    for (const auto& d : values) {
-      RawRow row;
-      row.annotation = r.annotation;
-      row.value = d.value;
-      row.metric = d.name;
-      row.kernel = r.kernel;
-      row.unit = d.unit;
-      row.config = r.run.config;
-      row.run = r.run.run;
-      rows.push_back(std::move(row));
-    }
+    for (auto& d : derived[i]) add_row(r, d.value, std::move(d.name), std::move(d.unit));
   }
   return rows;
 }

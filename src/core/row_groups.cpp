@@ -4,24 +4,31 @@ namespace kscope {
 
 RowGroups::RowGroups(const std::vector<RawRow>& raw) {
   // Each row's group, then the rows placed group after group (a counting sort, stable).
+  // Consecutive rows are mostly of one series (one metric) or of the series' latest config
+  // (several metrics, run after run): both are tried before the maps.
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::vector<std::size_t> group_of(raw.size());
-  std::size_t last = 0;  // the previous row's group: the runs of a group are mostly consecutive
+  std::vector<std::size_t> latest;  // per series: its group seen last
+  std::size_t series = 0;
   for (std::size_t i = 0; i < raw.size(); ++i) {
     const RawRow& row = raw[i];
-    if (i > 0 && groups_[last].config == row.config && raw[i - 1].annotation == row.annotation &&
-        raw[i - 1].metric == row.metric) {
-      group_of[i] = last;
-      ++groups_[last].count;
-      continue;
+    if (i == 0 || raw[i - 1].annotation != row.annotation || raw[i - 1].metric != row.metric) {
+      const auto [s, inserted] =
+          series_index_.try_emplace({row.annotation, row.metric}, series_.size());
+      if (inserted) {
+        series_.push_back({row.annotation, row.metric});
+        latest.push_back(kNone);
+      }
+      series = s->second;
     }
-    const auto [s, new_series] =
-        series_index_.try_emplace({row.annotation, row.metric}, series_.size());
-    if (new_series) series_.push_back({row.annotation, row.metric});
-    const auto [g, new_group] = group_index_.try_emplace({s->second, row.config}, groups_.size());
-    if (new_group) groups_.push_back({s->second, row.config, 0, 0});
-    last = g->second;
-    group_of[i] = last;
-    ++groups_[last].count;
+    std::size_t& g = latest[series];
+    if (g == kNone || groups_[g].config != row.config) {
+      const auto [it, inserted] = group_index_.try_emplace({series, row.config}, groups_.size());
+      if (inserted) groups_.push_back({series, row.config, 0, 0});
+      g = it->second;
+    }
+    group_of[i] = g;
+    ++groups_[g].count;
   }
   std::size_t next = 0;
   std::vector<std::size_t> fill(groups_.size());

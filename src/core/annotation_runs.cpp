@@ -3,21 +3,40 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
+#include <utility>
 
 #include "core/kernel_name.hpp"
 
 namespace kscope {
 namespace {
 
-bool ignored(const KernelRecord& k, const std::vector<std::string>& ignore) {
-  for (const auto& pattern : ignore) {
-    if (kernel_name_matches(k.kernel, pattern) ||
-        (!k.mangled.empty() && kernel_name_matches(k.mangled, pattern))) {
-      return true;
-    }
+// The ignore list, its verdict remembered per (name, mangled name): matching demangles, and a
+// sweep launches the same few kernels again and again.
+class IgnoreList {
+ public:
+  explicit IgnoreList(const std::vector<std::string>& patterns) : patterns_(patterns) {}
+
+  bool ignored(const KernelRecord& k) {
+    if (patterns_.empty()) return false;
+    const auto [it, inserted] = verdicts_.try_emplace({k.kernel, k.mangled}, false);
+    if (inserted) it->second = matches(k);
+    return it->second;
   }
-  return false;
-}
+
+ private:
+  bool matches(const KernelRecord& k) const {
+    for (const auto& pattern : patterns_) {
+      if (kernel_name_matches(k.kernel, pattern) ||
+          (!k.mangled.empty() && kernel_name_matches(k.mangled, pattern))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  const std::vector<std::string>& patterns_;
+  std::map<std::pair<std::string_view, std::string_view>, bool> verdicts_;  // views of records
+};
 
 // `items` in the order `before` gives, stably; most often they are already.
 template <class T, class Less>
@@ -75,6 +94,7 @@ std::vector<AnnotationRuns> group_annotation_runs(const std::vector<KernelRecord
   std::vector<std::size_t> logged(out.size());  // per annotation: runs from the logs
   for (std::size_t i = 0; i < out.size(); ++i) logged[i] = out[i].runs.size();
   std::vector<std::size_t> cursor(out.size(), 0);  // per annotation: the logged run reached
+  IgnoreList ignore(ignore_kernel_list);
   for (const KernelRecord* r : sorted) {
     AnnotationRuns& a = annotation(r->annotation);
     if (last >= logged.size()) {  // an annotation no log names
@@ -90,7 +110,7 @@ std::vector<AnnotationRuns> group_annotation_runs(const std::vector<KernelRecord
       if (a.runs.size() == logged[last] || !(a.runs.back().id == r->run)) a.runs.push_back({r->run});
       run = &a.runs.back();
     }
-    if (ignored(*r, ignore_kernel_list)) continue;
+    if (ignore.ignored(*r)) continue;
     if (run->count == 0) run->first = a.all_kernels.size();
     a.all_kernels.push_back(r);
     ++run->count;

@@ -3,9 +3,9 @@
 //
 //   kscope_bench_tables [configs runs metrics repeats] [--ignore] [--telemetry]
 //
-// Defaults 100 10 1 300 (each at least 1). Prints the best and the median time of fill_tables over the repeats,
-// and the page faults per call (fresh memory: the tables' allocations that the allocator had
-// given back to the system).
+// Defaults 100 10 1 300 (each at least 1). Prints the best and the median time of fill_tables
+// over the repeats, and the page faults per call (fresh memory: the allocator had given back
+// to the system what the tables now allocate).
 
 #include <algorithm>
 #include <chrono>
@@ -44,8 +44,9 @@ Session::Output session_output(const Options& opt, std::size_t configs, std::siz
       k.end_ns = *k.start_ns + 5;
       k.stream = 7;
       for (std::size_t i = 0; i < opt.metrics.size(); ++i) {
-        k.metrics.push_back({opt.metrics[i], 100.0 * static_cast<double>(c + 1) + static_cast<double>(r + i),
-                             i == 0 ? std::optional<std::string>("ns") : std::nullopt});
+        const double value = 100.0 * static_cast<double>(c + 1) + static_cast<double>(r + i);
+        k.metrics.push_back(
+            {opt.metrics[i], value, i == 0 ? std::optional<std::string>("ns") : std::nullopt});
       }
       out.runs.push_back(std::move(log));
       out.records.push_back(std::move(k));
@@ -97,7 +98,9 @@ int main(int argc, char** argv) {
   const std::size_t configs = shape[0], runs = shape[1], metrics = shape[2], repeats = shape[3];
   Options opt;
   opt.verbosity = Verbosity::kSilent;
-  for (std::size_t m = 1; m < metrics; ++m) opt.metrics.push_back("dram__bytes_read.sum." + std::to_string(m));
+  for (std::size_t m = 1; m < metrics; ++m) {
+    opt.metrics.push_back("dram__bytes_read.sum." + std::to_string(m));
+  }
   if (ignore) opt.ignore_kernel_list = {"cudaMemsetAsync_kernel", "flush_l2"};
   std::vector<Config> sweep;
   for (std::size_t c = 0; c < configs; ++c) {
@@ -114,14 +117,15 @@ int main(int argc, char** argv) {
     const long faults_before = minor_faults();
     const auto t0 = std::chrono::steady_clock::now();
     fill_tables(std::move(out), log, &d);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    const auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     faults += minor_faults() - faults_before;
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("fill_tables, %zu configs x %zu runs, %zu metric(s)%s%s: best %.3f ms, median %.3f ms, "
-              "%.1f page faults (%zu repeats)\n",
-              configs, runs, metrics, ignore ? ", ignore list" : "", with_telemetry ? ", telemetry" : "",
-              ms.front(), ms[ms.size() / 2], static_cast<double>(faults) / static_cast<double>(ms.size()),
-              ms.size());
+  std::printf("fill_tables, %zu configs x %zu runs, %zu metric(s)%s%s: best %.3f ms, median %.3f "
+              "ms, %.1f page faults (%zu repeats)\n",
+              configs, runs, metrics, ignore ? ", ignore list" : "",
+              with_telemetry ? ", telemetry" : "", ms.front(), ms[ms.size() / 2],
+              static_cast<double>(faults) / static_cast<double>(ms.size()), ms.size());
   return 0;
 }

@@ -70,7 +70,8 @@ std::vector<AnnotationRuns> group_annotation_runs(const std::vector<KernelRecord
   for (const auto& log : runs) {
     if (!log.run.warmup) ordered_runs.push_back(&log);
   }
-  stable_sort_if_needed(ordered_runs, [](const RunLog* a, const RunLog* b) { return a->run < b->run; });
+  stable_sort_if_needed(ordered_runs,
+                        [](const RunLog* a, const RunLog* b) { return a->run < b->run; });
   auto touch = [](AnnotationRuns& a, const RunId& run) -> AnnotationRuns::Run& {
     if (a.runs.empty() || !(a.runs.back().id == run)) a.runs.push_back({run});
     return a.runs.back();
@@ -107,7 +108,9 @@ std::vector<AnnotationRuns> group_annotation_runs(const std::vector<KernelRecord
     if (c < logged[last] && a.runs[c].id == r->run) {
       run = &a.runs[c];
     } else {
-      if (a.runs.size() == logged[last] || !(a.runs.back().id == r->run)) a.runs.push_back({r->run});
+      if (a.runs.size() == logged[last] || !(a.runs.back().id == r->run)) {
+        a.runs.push_back({r->run});
+      }
       run = &a.runs.back();
     }
     if (ignore.ignored(*r)) continue;
@@ -115,7 +118,9 @@ std::vector<AnnotationRuns> group_annotation_runs(const std::vector<KernelRecord
     a.all_kernels.push_back(r);
     ++run->count;
   }
-  auto by_id = [](const AnnotationRuns::Run& x, const AnnotationRuns::Run& y) { return x.id < y.id; };
+  auto by_id = [](const AnnotationRuns::Run& x, const AnnotationRuns::Run& y) {
+    return x.id < y.id;
+  };
   for (std::size_t i = 0; i < out.size(); ++i) {
     AnnotationRuns& a = out[i];
     const auto middle = a.runs.begin() + static_cast<std::ptrdiff_t>(logged[i]);

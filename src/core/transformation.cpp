@@ -33,7 +33,9 @@ std::vector<RawRow> build_raw_rows(const std::vector<ExtractedRecord>& records,
     row.run = r.run.run;
   };
   for (const auto& r : records) {
-    for (std::size_t m = 0; m < metrics.size(); ++m) add_row(r, r.values[m], metrics[m], r.units[m]);
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      add_row(r, r.values[m], metrics[m], r.units[m]);
+    }
   }
   if (!derive) return rows;
 

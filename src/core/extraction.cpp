@@ -17,21 +17,26 @@ std::string run_text(const RunId& r) {
   return "config " + std::to_string(r.config) + " run " + std::to_string(r.run);
 }
 
-// Values of one kernel in `metrics` order; a metric the tool did not deliver is an error.
+// Values (and units, unless null) of one kernel in `metrics` order; a metric the tool did not
+// deliver is an error.
 void values_of(const KernelRecord& k, const std::vector<std::string>& metrics,
                std::vector<double>* values, std::vector<std::optional<std::string>>* units) {
-  values->assign(metrics.size(), kNaN);
-  units->assign(metrics.size(), std::nullopt);
-  for (std::size_t i = 0; i < metrics.size(); ++i) {
+  values->clear();
+  values->reserve(metrics.size());
+  if (units) {
+    units->clear();
+    units->reserve(metrics.size());
+  }
+  for (const auto& metric : metrics) {
     auto it = std::find_if(k.metrics.begin(), k.metrics.end(),
-                           [&](const Measurement& m) { return m.metric == metrics[i]; });
+                           [&](const Measurement& m) { return m.metric == metric; });
     if (it == k.metrics.end()) {
-      throw ExtractionError("metric '" + metrics[i] + "' is missing from the measurement of kernel '" +
+      throw ExtractionError("metric '" + metric + "' is missing from the measurement of kernel '" +
                             k.kernel + "' in annotation '" + k.annotation + "' (" + run_text(k.run) +
                             "); the tool did not deliver it");
     }
-    (*values)[i] = it->value;
-    (*units)[i] = it->unit;
+    values->push_back(it->value);
+    if (units) units->push_back(it->unit);
   }
 }
 
@@ -53,12 +58,16 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
   const auto groups = group_annotation_runs(records, runs, settings.ignore_kernel_list);
   KernelCountCheck counts(static_cast<bool>(settings.combine), settings.config_labels);
   std::vector<ExtractedRecord> out;
+  std::size_t rows = 0;
+  for (const auto& a : groups) rows += a.runs.size();
+  out.reserve(rows);
+  std::vector<double> values;  // of a failed run's kernel, of a combined kernel after the first
   for (const auto& a : groups) {
     const std::string& name = a.name;
     std::size_t total = 0, measured_runs = 0;
-    for (const auto& run : a.order) {
-      if (a.failed.count(run)) continue;
-      total += a.kernels.at(run).size();
+    for (const auto& run : a.runs) {
+      if (run.failed) continue;
+      total += run.count;
       ++measured_runs;
     }
     if (measured_runs > 0 && total == 0) {
@@ -71,30 +80,30 @@ std::vector<ExtractedRecord> extract(const std::vector<KernelRecord>& records,
     }
     counts.check(a);
 
-    for (const auto& run : a.order) {
-      ExtractedRecord e;
+    for (const auto& run : a.runs) {
+      out.emplace_back();
+      ExtractedRecord& e = out.back();
       e.annotation = name;
-      e.run = run;
-      const auto& ks = a.kernels.at(run);
-      for (std::size_t i = 0; i < ks.size(); ++i) e.kernel += (i ? "|" : "") + ks[i]->kernel;
-      if (a.failed.count(run) || ks.empty()) {
+      e.run = run.id;
+      const auto ks = a.kernels(run);
+      for (std::size_t i = 0; i < ks.size(); ++i) {
+        if (i) e.kernel += '|';
+        e.kernel += ks[i]->kernel;
+      }
+      if (run.failed || ks.empty()) {
         e.failed = true;
         e.values.assign(settings.metrics.size(), kNaN);
         e.units.assign(settings.metrics.size(), std::nullopt);
-        if (!ks.empty()) {  // keep units when the kernels were measured
-          std::vector<double> ignored_values;
-          values_of(*ks.front(), settings.metrics, &ignored_values, &e.units);
-        }
+        if (!ks.empty()) values_of(*ks.front(), settings.metrics, &values, &e.units);  // units kept
       } else {
         values_of(*ks.front(), settings.metrics, &e.values, &e.units);
         for (std::size_t i = 1; i < ks.size(); ++i) {
-          std::vector<double> v;
-          std::vector<std::optional<std::string>> u;
-          values_of(*ks[i], settings.metrics, &v, &u);
-          for (std::size_t m = 0; m < v.size(); ++m) e.values[m] = settings.combine(e.values[m], v[m]);
+          values_of(*ks[i], settings.metrics, &values, nullptr);
+          for (std::size_t m = 0; m < values.size(); ++m) {
+            e.values[m] = settings.combine(e.values[m], values[m]);
+          }
         }
       }
-      out.push_back(std::move(e));
     }
   }
   return out;

@@ -1,9 +1,9 @@
 #include "core/info_columns.hpp"
 
 #include <map>
-#include <tuple>
 #include <utility>
 
+#include "core/row_groups.hpp"
 #include "core/statistics.hpp"
 
 namespace kscope {
@@ -30,7 +30,7 @@ bool aggregated(CollectionScope scope, std::size_t i, const std::vector<RawRow>&
   return number;
 }
 
-void summarize_group(const std::vector<const RawRow*>& rows, const std::vector<InfoColumn>& columns,
+void summarize_group(PointerRange<RawRow> rows, const std::vector<InfoColumn>& columns,
                      std::vector<InfoValue>* out) {
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (!columns[i].aggregated) {
@@ -77,14 +77,11 @@ std::vector<InfoColumn> add_info_columns(const std::vector<InfoCollector>& colle
                        aggregated(collectors[i].scope, i, raw)});
   }
 
-  using Key = std::tuple<std::string, std::string, std::size_t>;
-  std::map<Key, std::vector<const RawRow*>> groups;
-  for (const auto& row : raw) groups[Key{row.annotation, row.metric, row.config}].push_back(&row);
+  const RowGroups groups(raw);
   for (auto& p : processed) {
     p.info.clear();
-    const auto it = groups.find(Key{p.annotation, p.metric, p.config});
-    summarize_group(it == groups.end() ? std::vector<const RawRow*>{} : it->second, columns,
-                    &p.info);
+    const RowGroups::Group* g = groups.find(p.annotation, p.metric, p.config);
+    summarize_group(g ? groups.rows(*g) : PointerRange<RawRow>(), columns, &p.info);
   }
   return columns;
 }

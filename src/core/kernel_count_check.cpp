@@ -1,6 +1,7 @@
 #include "core/kernel_count_check.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "core/number_format.hpp"
@@ -21,6 +22,13 @@ std::string joined(const std::vector<std::string>& names, const char* separator)
   return out;
 }
 
+std::vector<std::string> names_of(PointerRange<KernelRecord> kernels) {
+  std::vector<std::string> names;
+  names.reserve(kernels.size());
+  for (const KernelRecord* k : kernels) names.push_back(k->kernel);
+  return names;
+}
+
 }  // namespace
 
 KernelCountCheck::KernelCountCheck(bool combine, std::vector<std::string> config_labels)
@@ -38,25 +46,40 @@ std::string KernelCountCheck::run_text(const RunId& run) const {
 
 void KernelCountCheck::check(const AnnotationRuns& a) {
   auto& done = checked_[a.name];
+  Seen* seen = nullptr;  // of the config last checked
+  std::size_t seen_config = 0;
+  auto next = a.runs.begin();  // `order` names runs of `runs`, in the same order
   for (const auto& run : a.order) {
-    if (std::binary_search(done.begin(), done.end(), run)) continue;
-    done.insert(std::upper_bound(done.begin(), done.end(), run), run);
-    if (a.failed.count(run)) continue;
-    check_run(a.name, run, a.kernels.at(run));
+    if (done.empty() || done.back() < run) {
+      done.push_back(run);
+    } else if (std::binary_search(done.begin(), done.end(), run)) {
+      continue;
+    } else {
+      done.insert(std::upper_bound(done.begin(), done.end(), run), run);
+    }
+    while (next != a.runs.end() && next->id < run) ++next;
+    if (next == a.runs.end() || !(next->id == run)) {
+      throw std::out_of_range("KernelCountCheck: a run of the order is not one of the runs");
+    }
+    const AnnotationRuns::Run& r = *next;
+    if (r.failed) continue;
+    const std::size_t config = combine_ ? run.config : 0;
+    if (!seen || config != seen_config) {
+      seen = &seen_[{a.name, config}];
+      seen_config = config;
+    }
+    check_run(a.name, run, a.kernels(r), *seen);
   }
 }
 
 void KernelCountCheck::check_run(const std::string& annotation, const RunId& run,
-                                 const std::vector<const KernelRecord*>& kernels) {
-  std::vector<std::string> names;
-  for (const auto* k : kernels) names.push_back(k->kernel);
-  Seen& seen = seen_[{annotation, combine_ ? run.config : 0}];
+                                 PointerRange<KernelRecord> kernels, Seen& seen) {
   ++seen.runs;
-  seen.kernels += names.size();
+  seen.kernels += kernels.size();
   auto it = std::find_if(seen.counts.begin(), seen.counts.end(),
-                         [&](const Count& c) { return c.kernels == names.size(); });
+                         [&](const Count& c) { return c.kernels == kernels.size(); });
   if (it == seen.counts.end()) {
-    seen.counts.push_back(Count{names.size(), 0, run, names});
+    seen.counts.push_back(Count{kernels.size(), 0, run, names_of(kernels)});
     it = std::prev(seen.counts.end());
   }
   ++it->runs;
@@ -78,9 +101,9 @@ void KernelCountCheck::check_run(const std::string& annotation, const RunId& run
         (combine_ ? std::string()
                   : " Kernel counts may differ between configs with combine_kernel_metrics."));
   }
-  if (names.size() > 1 && !combine_) {
+  if (kernels.size() > 1 && !combine_) {
     throw ExtractionError(
-        "More than one (total=" + std::to_string(names.size()) + ") kernel is launched within the " +
+        "More than one (total=" + std::to_string(kernels.size()) + ") kernel is launched within the " +
         annotation + " annotation, in " + run_text(run) +
         ".\nWe expect one kernel per annotation.\nTry one of the following solutions:\n"
         "  - Use `replay_mode='range'` to measure the annotated range as one result\n"
@@ -88,7 +111,7 @@ void KernelCountCheck::check_run(const std::string& annotation, const RunId& run
         "Options::combine_kernel_metrics) to combine the kernels' values, e.g. their sum\n"
         "  - Add some of the kernels to the ignore_kernel_list\nKernels of that run, in launch "
         "order, are:\n" +
-        joined(names, "\n"));
+        joined(names_of(kernels), "\n"));
   }
 }
 

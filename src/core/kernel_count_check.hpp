@@ -44,7 +44,7 @@ class KernelCountCheck {
   };
 
   void check_run(const std::string& annotation, const RunId& run,
-                 const std::vector<const KernelRecord*>& kernels);
+                 PointerRange<KernelRecord> kernels, Seen& seen);
   [[nodiscard]] std::string config_text(std::size_t config) const;
   [[nodiscard]] std::string run_text(const RunId& run) const;
 

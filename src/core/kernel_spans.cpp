@@ -1,11 +1,15 @@
 #include "core/kernel_spans.hpp"
 
+#include <algorithm>
+
 namespace kscope {
 
 std::vector<KernelSpan> kernel_spans(const std::vector<KernelRecord>& records) {
   std::vector<KernelSpan> out;
+  auto timed = [](const KernelRecord& k) { return k.start_ns && k.end_ns; };
+  out.reserve(static_cast<std::size_t>(std::count_if(records.begin(), records.end(), timed)));
   for (const auto& k : records) {
-    if (!k.start_ns || !k.end_ns) continue;
+    if (!timed(k)) continue;
     out.push_back({k.annotation, k.kernel, k.run.config, k.run.run, k.run.warmup, k.device,
                    k.stream, *k.start_ns, *k.end_ns});
   }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 
 #include "core/student_t.hpp"
 
@@ -12,18 +13,24 @@ namespace kscope::stats {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::vector<double> without_nan(const std::vector<double>& values) {
-  std::vector<double> out;
-  out.reserve(values.size());
-  for (double v : values) {
-    if (!std::isnan(v)) out.push_back(v);
-  }
-  return out;
+std::vector<double> without_nan(std::vector<double> values) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }),
+               values.end());
+  return values;
+}
+
+// quantile() of values already sorted, without NaN, not empty.
+double sorted_quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  const double frac = pos - static_cast<double>(lo);
+  return sorted[lo] + frac * (sorted[hi] - sorted[lo]);
 }
 }  // namespace
 
 Summary summarize(const std::vector<double>& values) {
-  const std::vector<double> v = without_nan(values);
+  std::vector<double> v = without_nan(values);
   Summary s;
   s.count = v.size();
   if (v.empty()) {
@@ -43,9 +50,11 @@ Summary summarize(const std::vector<double>& values) {
   } else {
     s.stddev = kNaN;
   }
-  s.median = quantile(v, 0.5);
-  s.q1 = quantile(v, 0.25);
-  s.q3 = quantile(v, 0.75);
+  // After the sums and the extremes, which are taken in the values' order.
+  std::sort(v.begin(), v.end());
+  s.median = sorted_quantile(v, 0.5);
+  s.q1 = sorted_quantile(v, 0.25);
+  s.q3 = sorted_quantile(v, 0.75);
   const double half = ci95_half_width(s.stddev, v.size());
   s.ci95_lower = s.mean - half;
   s.ci95_upper = s.mean + half;
@@ -67,7 +76,7 @@ double geomean(const std::vector<double>& values) {
 }
 
 double median(std::vector<double> values) {
-  values = without_nan(values);
+  values = without_nan(std::move(values));
   if (values.empty()) return kNaN;
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
@@ -75,14 +84,10 @@ double median(std::vector<double> values) {
 }
 
 double quantile(std::vector<double> values, double q) {
-  values = without_nan(values);
+  values = without_nan(std::move(values));
   if (values.empty() || !(q >= 0) || !(q <= 1)) return kNaN;
   std::sort(values.begin(), values.end());
-  const double pos = q * static_cast<double>(values.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, values.size() - 1);
-  const double frac = pos - static_cast<double>(lo);
-  return values[lo] + frac * (values[hi] - values[lo]);
+  return sorted_quantile(values, q);
 }
 
 double ci95_half_width(double stddev, std::size_t count) {

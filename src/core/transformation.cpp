@@ -4,8 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <tuple>
+#include <string_view>
+#include <utility>
 
+#include "core/row_groups.hpp"
 #include "core/statistics.hpp"
 #include "kscope/errors.hpp"
 
@@ -18,17 +20,21 @@ std::vector<RawRow> build_raw_rows(const std::vector<ExtractedRecord>& records,
                                    const std::vector<std::string>& metrics, const DeriveFn& derive,
                                    const std::vector<Config>& configs) {
   std::vector<RawRow> rows;
+  rows.reserve(records.size() * metrics.size());
+  auto add_row = [&rows](const ExtractedRecord& r, double value, std::string metric,
+                         std::optional<std::string> unit) {
+    RawRow& row = rows.emplace_back();
+    row.annotation = r.annotation;
+    row.value = value;
+    row.metric = std::move(metric);
+    row.kernel = r.kernel;
+    row.unit = std::move(unit);
+    row.config = r.run.config;
+    row.run = r.run.run;
+  };
   for (const auto& r : records) {
     for (std::size_t m = 0; m < metrics.size(); ++m) {
-      RawRow row;
-      row.annotation = r.annotation;
-      row.value = r.values[m];
-      row.metric = metrics[m];
-      row.kernel = r.kernel;
-      row.unit = r.units[m];
-      row.config = r.run.config;
-      row.run = r.run.run;
-      rows.push_back(std::move(row));
+      add_row(r, r.values[m], metrics[m], r.units[m]);
     }
   }
   if (!derive) return rows;
@@ -69,49 +75,29 @@ std::vector<RawRow> build_raw_rows(const std::vector<ExtractedRecord>& records,
   }
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
-    std::vector<DerivedValue> values = derived[i];
     if (r.failed) {
-      for (const auto& n : names) values.push_back({n.first, kNaN, n.second});
+      for (const auto& n : names) add_row(r, kNaN, n.first, n.second);
     }
-    for (const auto& d : values) {
-      RawRow row;
-      row.annotation = r.annotation;
-      row.value = d.value;
-      row.metric = d.name;
-      row.kernel = r.kernel;
-      row.unit = d.unit;
-      row.config = r.run.config;
-      row.run = r.run.run;
-      rows.push_back(std::move(row));
-    }
+    for (auto& d : derived[i]) add_row(r, d.value, std::move(d.name), std::move(d.unit));
   }
   return rows;
 }
 
 std::vector<ProcessedRow> aggregate(const std::vector<RawRow>& raw,
                                     const std::string& normalize_against) {
-  using Key = std::tuple<std::string, std::string, std::size_t>;
-  std::vector<Key> order;
-  std::map<Key, std::vector<const RawRow*>> groups;
-  for (const auto& row : raw) {
-    Key key{row.annotation, row.metric, row.config};
-    auto [it, inserted] = groups.try_emplace(key);
-    if (inserted) order.push_back(key);
-    it->second.push_back(&row);
-  }
-
+  const RowGroups groups(raw);
   std::vector<ProcessedRow> out;
-  out.reserve(order.size());
-  for (const auto& key : order) {
-    const auto& rows = groups[key];
-    std::vector<double> values;
-    values.reserve(rows.size());
-    for (const auto* r : rows) values.push_back(r->value);
+  out.reserve(groups.groups().size());
+  std::vector<double> values;
+  for (const auto& g : groups.groups()) {
+    const auto rows = groups.rows(g);
+    values.clear();
+    for (const RawRow* r : rows) values.push_back(r->value);
     const auto s = stats::summarize(values);
     ProcessedRow p;
-    p.annotation = std::get<0>(key);
-    p.metric = std::get<1>(key);
-    p.config = std::get<2>(key);
+    p.annotation = rows.front()->annotation;
+    p.metric = rows.front()->metric;
+    p.config = g.config;
     p.avg = s.mean;
     p.stddev = s.stddev;
     p.min = s.min;
@@ -128,37 +114,51 @@ std::vector<ProcessedRow> aggregate(const std::vector<RawRow>& raw,
     p.stable = s.stable;
     out.push_back(std::move(p));
   }
+  // The series of each row of `out` (groups().size() of them until normalisation drops rows).
+  std::vector<std::size_t> series;
+  series.reserve(out.size());
+  for (const auto& g : groups.groups()) series.push_back(g.series);
 
   if (!normalize_against.empty()) {
-    std::map<std::pair<std::string, std::size_t>, double> baseline;
-    std::vector<std::string> annotations;
-    for (const auto& p : out) {
-      if (std::find(annotations.begin(), annotations.end(), p.annotation) == annotations.end()) {
-        annotations.push_back(p.annotation);
+    // Keys view the strings of `raw`: the rows of `out` are moved below.
+    std::map<std::pair<std::string_view, std::size_t>, double> baseline;
+    std::vector<std::string_view> annotations;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const auto& [annotation, metric] = groups.series()[series[i]];
+      if (std::find(annotations.begin(), annotations.end(), annotation) == annotations.end()) {
+        annotations.push_back(annotation);
       }
-      if (p.annotation == normalize_against) baseline[{p.metric, p.config}] = p.avg;
+      if (annotation == normalize_against) baseline[{metric, out[i].config}] = out[i].avg;
     }
     if (std::find(annotations.begin(), annotations.end(), normalize_against) == annotations.end()) {
       std::string list;
-      for (const auto& a : annotations) list += (list.empty() ? "'" : ", '") + a + "'";
+      for (const auto& a : annotations) list.append(list.empty() ? "'" : ", '").append(a) += "'";
       throw InvalidArgument("normalize_against: Annotation '" + normalize_against +
                             "' not found in data. The annotations are: " + list + ".");
     }
     std::vector<ProcessedRow> kept;
-    for (auto& p : out) {
-      auto it = baseline.find({p.metric, p.config});
+    std::vector<std::size_t> kept_series;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      ProcessedRow& p = out[i];
+      auto it = baseline.find({groups.series()[series[i]].metric, p.config});
       if (it == baseline.end()) continue;  // inner join: rows without a baseline disappear
       p.normalization_value = it->second;
       p.avg = p.avg / it->second;
       p.normalized = normalize_against;
       kept.push_back(std::move(p));
+      kept_series.push_back(series[i]);
     }
     out = std::move(kept);
+    series = std::move(kept_series);
   }
 
-  std::map<std::pair<std::string, std::string>, std::vector<double>> per_series;
-  for (const auto& p : out) per_series[{p.annotation, p.metric}].push_back(p.avg);
-  for (auto& p : out) p.geomean = stats::geomean(per_series[{p.annotation, p.metric}]);
+  // Geomean of AvgValue over each series' rows, in table order.
+  std::vector<std::vector<double>> per_series(groups.series().size());
+  for (std::size_t i = 0; i < out.size(); ++i) per_series[series[i]].push_back(out[i].avg);
+  std::vector<double> geomeans;
+  geomeans.reserve(per_series.size());
+  for (const auto& avgs : per_series) geomeans.push_back(stats::geomean(avgs));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].geomean = geomeans[series[i]];
   return out;
 }
 

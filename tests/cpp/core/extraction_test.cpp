@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
+#include "core/annotation_runs.hpp"
 #include "core/extraction.hpp"
 #include "kscope/errors.hpp"
 #include "records.hpp"
@@ -202,6 +205,44 @@ TEST(ExtractionTest, MultipleMetricsStayInRequestedOrder) {
   EXPECT_DOUBLE_EQ(out[0].values[0], 5);
   EXPECT_DOUBLE_EQ(out[0].values[1], 1024);
   EXPECT_EQ(out[0].units[1], "byte");
+}
+
+// The grouping extraction and the Session's kernel-count check read.
+std::vector<std::string> kernel_names(const AnnotationRuns& a, const AnnotationRuns::Run& run) {
+  std::vector<std::string> names;
+  for (const KernelRecord* k : a.kernels(run)) names.push_back(k->kernel);
+  return names;
+}
+
+TEST(AnnotationRunsTest, RunsInOrderWithTheirKernelsInLaunchOrderWhateverTheRecordOrder) {
+  // Records and logs out of order, two annotations interleaved within a run, a run (0, 2) whose
+  // log is missing (a journal cut), an ignored kernel whose run stays, a failed run.
+  const std::vector<KernelRecord> records{
+      kernel("a", "a2", 0, 1, 1, 6), kernel("b", "b1", 0, 0, 1, 2), kernel("a", "a1", 0, 1, 1, 5),
+      kernel("a", "x", 0, 0, 1, 1),  kernel("a", "a0", 0, 0, 1, 3), kernel("a", "late", 0, 2, 1, 9),
+      kernel("a", "skipped", 1, 0, 1, 10), kernel("c", "c", 1, 0, 1, 11)};
+  const std::vector<RunLog> logs{run_log(1, 0, {"a"}), run_log(0, 1, {"a"}, {"a"}),
+                                 run_log(0, 0, {"b", "a"}), run_log(0, 3, {"a"})};
+  const auto groups = group_annotation_runs(records, logs, {"skipped"});
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[0].name, "b");
+  EXPECT_EQ(groups[1].name, "a");
+  EXPECT_EQ(groups[2].name, "c");  // only in records
+  const AnnotationRuns& a = groups[1];
+  const std::vector<RunId> want{{0, 0, false}, {0, 1, false}, {0, 2, false}, {0, 3, false},
+                                {1, 0, false}};
+  ASSERT_EQ(a.runs.size(), want.size());
+  EXPECT_EQ(a.order, want);
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(a.runs[i].id, want[i]) << i;
+  EXPECT_EQ(kernel_names(a, a.runs[0]), (std::vector<std::string>{"x", "a0"}));
+  EXPECT_EQ(kernel_names(a, a.runs[1]), (std::vector<std::string>{"a1", "a2"}));
+  EXPECT_TRUE(a.runs[1].failed);
+  EXPECT_FALSE(a.runs[0].failed);
+  EXPECT_EQ(kernel_names(a, a.runs[2]), (std::vector<std::string>{"late"}));
+  EXPECT_TRUE(a.kernels(a.runs[3]).empty());  // entered, launched nothing
+  EXPECT_TRUE(a.kernels(a.runs[4]).empty());  // its one kernel is on the ignore list
+  ASSERT_EQ(groups[0].runs.size(), 1u);
+  EXPECT_EQ(kernel_names(groups[0], groups[0].runs[0]), (std::vector<std::string>{"b1"}));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <tuple>
 
 #include "core/transformation.hpp"
 #include "kscope/errors.hpp"
@@ -97,6 +99,42 @@ TEST(TransformationTest, AggregateGroupsInFirstAppearanceOrder) {
   EXPECT_FALSE(p[0].normalized.has_value());
   EXPECT_FALSE(p[0].normalization_value.has_value());
   EXPECT_DOUBLE_EQ(p[1].avg, 20);
+}
+
+TEST(TransformationTest, AggregateGathersRowsOfAGroupWhereverTheyAre) {
+  // Two metrics of two annotations, their rows interleaved and out of config order: each group
+  // takes its values in table order, groups and geomeans follow their series.
+  const auto raw = build_raw_rows({rec("b", 1, 0, {1, 100}), rec("a", 0, 0, {4, 40}),
+                                   rec("b", 0, 0, {2, 200}), rec("a", 0, 1, {6, 60}),
+                                   rec("b", 1, 1, {3, 300}), rec("a", 1, 0, {16, 160})},
+                                  {kTimeMetric, "bytes"}, {}, kConfigs);
+  const auto p = aggregate(raw, "");
+  ASSERT_EQ(p.size(), 8u);
+  const std::vector<std::tuple<std::string, std::string, std::size_t, double, std::size_t>> want{
+      {"b", kTimeMetric, 1, 2, 2}, {"b", "bytes", 1, 200, 2}, {"a", kTimeMetric, 0, 5, 2},
+      {"a", "bytes", 0, 50, 2},    {"b", kTimeMetric, 0, 2, 1}, {"b", "bytes", 0, 200, 1},
+      {"a", kTimeMetric, 1, 16, 1}, {"a", "bytes", 1, 160, 1}};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(p[i].annotation, std::get<0>(want[i])) << i;
+    EXPECT_EQ(p[i].metric, std::get<1>(want[i])) << i;
+    EXPECT_EQ(p[i].config, std::get<2>(want[i])) << i;
+    EXPECT_DOUBLE_EQ(p[i].avg, std::get<3>(want[i])) << i;
+    EXPECT_EQ(p[i].num_runs, std::get<4>(want[i])) << i;
+  }
+  EXPECT_DOUBLE_EQ(p[0].min, 1);
+  EXPECT_DOUBLE_EQ(p[0].max, 3);
+  EXPECT_DOUBLE_EQ(p[3].q1, 45);  // quantile of {40, 60}
+  EXPECT_NEAR(p[0].geomean, 2.0, 1e-12);           // b, time: configs 1 and 0, avgs 2 and 2
+  EXPECT_NEAR(p[2].geomean, std::sqrt(80.0), 1e-12);  // a, time: 5 and 16
+  EXPECT_NEAR(p[7].geomean, std::sqrt(8000.0), 1e-12);  // a, bytes: 50 and 160
+
+  const auto n = aggregate(raw, "a");  // b's config-1 rows and a's: baselines of their metric
+  ASSERT_EQ(n.size(), 8u);
+  EXPECT_DOUBLE_EQ(n[0].avg, 2.0 / 16);
+  EXPECT_DOUBLE_EQ(*n[1].normalization_value, 160);
+  EXPECT_DOUBLE_EQ(n[4].avg, 2.0 / 5);
+  EXPECT_DOUBLE_EQ(n[5].avg, 200.0 / 50);
+  EXPECT_NEAR(n[4].geomean, std::sqrt(2.0 / 16 * 2.0 / 5), 1e-12);
 }
 
 TEST(TransformationTest, NumRunsCountsOnlyMeasuredRuns) {

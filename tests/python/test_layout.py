@@ -66,7 +66,7 @@ def test_the_package_is_nsight_pythons_layout_plus_kscopes_additions():
     kscope_own = {"kscope.sanitize", "kscope.comparison", "kscope.pytest_plugin",
                   "kscope.collection.reexec", "kscope.__main__",
                   "kscope._native", "kscope._cuda_libs", "kscope._engine_cli", "kscope._kscope",
-                  "kscope._cupti_handoff"}
+                  "kscope._cupti_handoff", "kscope.cuda_graphs"}
     assert names == nsight | kscope_own
 
 

@@ -459,7 +459,7 @@ def time_to_precision(b: Bench) -> None:
                 f = b.add(section, f"{label}: {name} wall / fastest peer's", "x",
                           [mine["wall_ms"] / min(peers)])
                 f.target, f.verdict = "<= 0.2", verdict(f.median, lambda x: x <= 0.2)
-        for name, peer in (("kscope auto", "ncu reference"), ("kscope auto profiler", "ncu reference"),
+        for name, peer in (("kscope auto", "ncu reference"), ("kscope profiler", "ncu reference"),
                            ("kscope auto", "do_bench_cudagraph"),
                            ("kscope auto graph", "do_bench_cudagraph")):
             mine, other = tools.get(name, {}), tools.get(peer, {})

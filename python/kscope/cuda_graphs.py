@@ -64,6 +64,7 @@ class TorchRegionCapture:
         try:
             graph.capture_end()
         except BaseException:
+            self._end_aborted_capture()
             if not failed:  # a failed region's own exception says more than the capture's
                 raise
         finally:
@@ -71,6 +72,19 @@ class TorchRegionCapture:
         if not failed:
             graph.replay()
             self._graphs.append(graph)
+
+    def _end_aborted_capture(self) -> None:
+        """After a capture the region invalidated (a host synchronisation), torch's capture_end
+        raised before it told torch's CUDA generators the capture was over, and every later
+        random draw of the process would fail ("Offset increment outside graph capture"): an
+        empty capture ends theirs."""
+        import warnings
+
+        empty = self._torch.cuda.CUDAGraph()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch warns that the graph is empty
+            empty.capture_begin()
+            empty.capture_end()
 
     def replay(self, index: int) -> None:
         """Launches the config's captured region ``index`` again."""

@@ -62,6 +62,19 @@ def test_bad_values_are_named(options, error, text):
     assert str(info.value) == text
 
 
+@pytest.mark.parametrize("options", [{"duration_source": "profiler"},
+                                     {"metrics": ["dram__bytes_read.sum"]}])
+def test_auto_runs_refuse_the_range_profiler_before_any_gpu_work(options):
+    @kscope.analyze.kernel(configs=[(1,)], runs="auto", verbosity=SILENT, **options)
+    def bench(n):
+        pass
+
+    with pytest.raises(NotSupportedError, match=r"^runs='auto' times kernels from their "
+                       r"activity records: .* hands its values over only after the sweep\. Use a "
+                       r"fixed runs= with these metrics"):
+        bench()
+
+
 def test_a_type_error_for_a_non_number():
     with pytest.raises(TypeError, match=r"^target_rel_ci must be a number, got 'x'$"):
         kscope.analyze.kernel(target_rel_ci="x")(lambda: None)

@@ -61,10 +61,12 @@ def test_a_region_that_synchronises_cannot_be_captured():
 
     with pytest.raises(RuntimeError, match="capturing"):
         syncs()
-    # The device is still usable afterwards: an eager sweep measures.
+    # The device and torch stay usable afterwards (random numbers too: the failed capture is
+    # over for torch's generators): an eager sweep measures.
     @kscope.analyze.kernel(configs=[(1,)], runs=3, verbosity=SILENT)
     def fine(k):
+        y = torch.randn(1024, device="cuda")
         with kscope.annotate("mul"):
-            x * 2
+            y * 2
 
     assert (fine().to_dataframe()["NumRuns"] == 3).all()

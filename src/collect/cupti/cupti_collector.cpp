@@ -8,12 +8,21 @@
 #include "collect/cupti/resident_cupti.hpp"
 #include "collect/cupti/timing_collector.hpp"
 #include "cuda/device_attributes.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope::cupti {
 
 void CuptiCollector::check_options(const Options& options) {
   for (const auto& m : options.metrics) check_metric_name_syntax(m);
   check_launch_metrics(options);
+  if (options.adaptive.enabled && needs_range_profiler(options)) {
+    throw NotSupportedError(
+        "runs='auto' times kernels from their activity records: the stopping rule decides after "
+        "each batch of runs from the values so far, and the range profiler (hardware-counter "
+        "metrics, duration_source 'profiler') hands its values over only after the sweep. Use a "
+        "fixed runs= with these metrics, or runs='auto' with gpu__time_duration.sum and "
+        "duration_source 'activity'.");
+  }
 }
 
 std::string CuptiCollector::version() const {

@@ -117,6 +117,23 @@ TEST(CuptiOptionsTest, DurationSourceIsValidatedAndSelectsTheRangeProfiler) {
   EXPECT_TRUE(cupti::needs_range_profiler(o));
 }
 
+TEST(CuptiOptionsTest, AdaptiveRunsNeedActivityDurations) {
+  Options o;
+  o.adaptive.enabled = true;
+  EXPECT_NO_THROW(cupti::CuptiCollector::check_options(o));
+  const std::string text =
+      "runs='auto' times kernels from their activity records: the stopping rule decides after "
+      "each batch of runs from the values so far, and the range profiler (hardware-counter "
+      "metrics, duration_source 'profiler') hands its values over only after the sweep. Use a "
+      "fixed runs= with these metrics, or runs='auto' with gpu__time_duration.sum and "
+      "duration_source 'activity'.";
+  o.duration_source = "profiler";
+  EXPECT_EQ(error_text<NotSupportedError>([&] { cupti::CuptiCollector::check_options(o); }), text);
+  o.duration_source = "activity";
+  o.metrics = {kTimeMetric, "dram__bytes_read.sum"};
+  EXPECT_EQ(error_text<NotSupportedError>([&] { cupti::CuptiCollector::check_options(o); }), text);
+}
+
 TEST(CuptiOptionsTest, MetricReplaySurvivesTheJsonRoundTrip) {
   Results::Data d;
   d.name = "roundtrip";

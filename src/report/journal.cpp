@@ -16,11 +16,21 @@
 namespace kscope::report {
 namespace {
 
+// About what a kernel record takes in a "runs" line (a mangled name of a few dozen characters).
+constexpr std::size_t kRecordBytes = 320;
+
 // A line's "phase_laps" and "phases" members, from append_phases' two lists (each omitted when
 // empty).
 void append_phase_keys(std::string& line, const std::string& laps, const std::string& spans) {
-  if (!laps.empty()) line += ",\"phase_laps\":[" + laps + "]";
-  if (!spans.empty()) line += ",\"phases\":[" + spans + "]";
+  for (const auto& [key, text] : {std::pair<const char*, const std::string*>{"phase_laps", &laps},
+                                  {"phases", &spans}}) {
+    if (text->empty()) continue;
+    line += ",\"";
+    line += key;
+    line += "\":[";
+    line += *text;
+    line += ']';
+  }
 }
 
 }  // namespace
@@ -100,13 +110,24 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
                            const std::optional<std::vector<RunTelemetry>>& telemetry) {
   post([this, runs, records, telemetry, phases = std::exchange(phases_, {})] {
     stage(runs, telemetry ? &*telemetry : nullptr, phases);
-    std::string line = "{\"kind\":\"runs\",\"runs\":[" + staged_.runs + "],\"records\":[";
+    // One buffer reserved for the whole line: a line of a thousand runs is ~0.5 MB, and growing
+    // it by doubling copied it several times over fresh pages (a third of the line's cost).
+    std::string line;
+    line.reserve(staged_.runs.size() + staged_.telemetry.size() + staged_.laps.size() +
+                 staged_.phases.size() + kRecordBytes * records.size() + 128);
+    line += "{\"kind\":\"runs\",\"runs\":[";
+    line += staged_.runs;
+    line += "],\"records\":[";
     for (std::size_t i = 0; i < records.size(); ++i) {
       if (i) line += ',';
       append_json(line, records[i]);
     }
     line += ']';
-    if (staged_.has_telemetry) line += ",\"telemetry\":[" + staged_.telemetry + "]";
+    if (staged_.has_telemetry) {
+      line += ",\"telemetry\":[";
+      line += staged_.telemetry;
+      line += ']';
+    }
     append_phase_keys(line, staged_.laps, staged_.phases);
     line += '}';
     staged_ = {};

@@ -1,5 +1,5 @@
 // The "tables" step of profile() (fill_tables: extraction, raw and processed tables, timeline
-// kernels) on a made-up session, on the CPU: what bench/README.md's "Tables" describes.
+// kernels) on a made-up session (made_up_session.hpp), on the CPU: what bench/README.md's "Tables" describes.
 //
 //   kscope_bench_tables [configs runs metrics repeats] [--ignore] [--telemetry]
 //
@@ -19,41 +19,11 @@
 
 #include "api/session_tables.hpp"
 #include "core/logger.hpp"
+#include "made_up_session.hpp"
 
 namespace {
 
 using namespace kscope;
-
-// What the cupti tool hands over for a sweep of one annotated kernel: one record and one run
-// log per measured run.
-Session::Output session_output(const Options& opt, std::size_t configs, std::size_t runs) {
-  Session::Output out;
-  std::uint64_t sequence = 0;
-  for (std::size_t c = 0; c < configs; ++c) {
-    for (std::size_t r = 0; r < runs; ++r) {
-      RunLog log;
-      log.run = {c, r, false};
-      log.entered = {"spin"};
-      KernelRecord k;
-      k.annotation = "spin";
-      k.kernel = "spin_kernel";
-      k.mangled = "_Z11spin_kernelPfi";
-      k.run = log.run;
-      k.sequence = sequence++;
-      k.start_ns = static_cast<std::int64_t>(10 * sequence);
-      k.end_ns = *k.start_ns + 5;
-      k.stream = 7;
-      for (std::size_t i = 0; i < opt.metrics.size(); ++i) {
-        const double value = 100.0 * static_cast<double>(c + 1) + static_cast<double>(r + i);
-        k.metrics.push_back(
-            {opt.metrics[i], value, i == 0 ? std::optional<std::string>("ns") : std::nullopt});
-      }
-      out.runs.push_back(std::move(log));
-      out.records.push_back(std::move(k));
-    }
-  }
-  return out;
-}
 
 long minor_faults() {
   rusage usage{};
@@ -111,7 +81,7 @@ int main(int argc, char** argv) {
   std::vector<double> ms;
   long faults = 0;
   for (std::size_t i = 0; i < repeats; ++i) {
-    Session::Output out = session_output(opt, configs, runs);
+    Session::Output out = bench::made_up_session(opt.metrics, configs, runs);
     Results::Data d = session_data("tables", 0, opt, sweep);
     if (with_telemetry) d.telemetry = telemetry(configs, runs);
     const long faults_before = minor_faults();

@@ -2,6 +2,9 @@
 // std::function caster re-acquires the GIL for every call (the engine runs with the GIL
 // released) and keeps a reference to the callable while the engine holds a copy.
 
+#include <type_traits>
+#include <utility>
+
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -14,16 +17,22 @@
 namespace kscope::python {
 namespace {
 
-// A callback field as a property that also accepts and returns None (an empty std::function).
-template <class Fn>
-void def_callback(nb::class_<Options>& cls, const char* name, Fn Options::*field, const char* doc) {
+// A callback field as a property that also accepts and returns None (an empty std::function);
+// `field(o)` is the field of Options `o`, const or not (a member, or a member of one of its
+// groups).
+template <class Field>
+void def_callback_at(nb::class_<Options>& cls, const char* name, Field field, const char* doc) {
+  using Fn = std::decay_t<decltype(field(std::declval<Options&>()))>;
   cls.def_prop_rw(
       name,
-      [field](const Options& o) -> nb::object {
-        return o.*field ? nb::cast(o.*field) : nb::none();
-      },
-      [field](Options& o, nb::handle fn) { o.*field = fn.is_none() ? Fn() : nb::cast<Fn>(fn); },
+      [field](const Options& o) -> nb::object { return field(o) ? nb::cast(field(o)) : nb::none(); },
+      [field](Options& o, nb::handle fn) { field(o) = fn.is_none() ? Fn() : nb::cast<Fn>(fn); },
       nb::arg("fn").none(), doc);
+}
+
+template <class Fn>
+void def_callback(nb::class_<Options>& cls, const char* name, Fn Options::*field, const char* doc) {
+  def_callback_at(cls, name, [field](auto& o) -> auto& { return o.*field; }, doc);
 }
 
 // A member of one of Options' groups (Options::thermal, ...) as a flat property: Python keeps
@@ -42,15 +51,7 @@ void def_grouped(nb::class_<Options>& cls, const char* name, Group Options::*gro
 template <class Group, class Fn>
 void def_grouped_callback(nb::class_<Options>& cls, const char* name, Group Options::*group,
                           Fn Group::*field, const char* doc) {
-  cls.def_prop_rw(
-      name,
-      [group, field](const Options& o) -> nb::object {
-        return o.*group.*field ? nb::cast(o.*group.*field) : nb::none();
-      },
-      [group, field](Options& o, nb::handle fn) {
-        (o.*group).*field = fn.is_none() ? Fn() : nb::cast<Fn>(fn);
-      },
-      nb::arg("fn").none(), doc);
+  def_callback_at(cls, name, [group, field](auto& o) -> auto& { return o.*group.*field; }, doc);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Test hook behind _kscope._test_profile_without_device: the engine's real Session, extraction,
-// transformation, info collectors, journal and resume (api/in_process_session.hpp), without a
+// transformation, info collectors, journal and resume (api/device_free_session.hpp), without a
 // device (and the timeline: host phases, and kernels on stream 7 timed at annotation entry). A
 // stand-in collector turns every
 // annotation entered in a measured run into one "kernel" whose metric i is worth
@@ -8,19 +8,13 @@
 // binding source that uses the engine's internal headers (src/).
 
 #include <chrono>
-#include <cstdlib>
 #include <mutex>
 #include <utility>
 
-#include "api/in_process_session.hpp"
-#include "api/sweep_plan.hpp"
+#include "api/device_free_session.hpp"
 #include "bindings.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/collector.hpp"
-#include "core/logger.hpp"
-#include "core/run_environment.hpp"
-#include "core/session.hpp"
-#include "thermal/run_monitor.hpp"
 
 namespace kscope::python {
 namespace {
@@ -84,33 +78,12 @@ class AnnotationCountingCollector : public Collector {
   std::vector<KernelRecord> records_;
 };
 
-class NoDevice : public RunEnvironment {
- public:
-  void synchronize() override {}
-};
-
 }  // namespace
 
 Results profile_without_device(std::string_view name, std::vector<Config> configs,
                                const Benchmark& fn, const Options& options) {
-  options.validate();
-  if (configs.empty()) throw ConfigError("configs cannot be empty");
-  validate_info_collectors(options.info_collectors, configs.front().names(), name);
-  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].set_index(i);
-  Options opt = options;
-  const ShardSpec shard = resolve_shard(opt.shard, [](const char* v) { return std::getenv(v); });
-  const std::string base_prefix = opt.output_prefix;
-  opt.output_prefix = shard_prefix(opt.output_prefix, shard);
-  const Logger log(opt);
-  SweepPlan plan = plan_sweep(name, configs, opt, log, base_prefix);
-  InProcessTool tool;
-  tool.metadata.gpu = "none (CPU test session)";
-  tool.metadata.host = "localhost";
-  tool.metadata.tool = options.tool;
-  tool.collector = std::make_unique<AnnotationCountingCollector>();
-  tool.environment = std::make_unique<NoDevice>();
-  tool.monitor = std::make_unique<thermal::RunMonitor>(opt, log, nullptr, [] { return 0; });
-  return run_in_process(name, 0, configs, fn, opt, std::move(plan), std::move(tool));
+  return kscope::profile_without_device(name, std::move(configs), fn, options,
+                                        std::make_unique<AnnotationCountingCollector>());
 }
 
 }  // namespace kscope::python

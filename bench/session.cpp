@@ -1,0 +1,163 @@
+// kscope's own host time per run on the CPU: a sweep of one annotated "launch" per run through
+// profile()'s real plan, Session, journal, tables and CSV files (api/device_free_session.hpp),
+// with the cupti timing path's real launch observer and joiner fed by made-up kernel activity
+// records instead of CUPTI, and a made-up device whose "kernel" ends `--kernel-us` after its
+// launch (the synchronisation spins until then), against a bare loop making the same launches and
+// synchronisations. What bench/README.md's "Session" describes.
+//
+//   kscope_bench_session [configs runs repeats] [--kernel-us T] [--debug]
+//
+// Defaults 100 10 20, T 10 (what the H200 waits after launching a 5 us kernel). Prints the best and the median of (kscope - bare) / runs over the repeats,
+// in microseconds; --debug prints every session's DEBUG lines (phases per run, fixed cost).
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "api/device_free_session.hpp"
+#include "collect/cupti/launch_joiner.hpp"
+#include "collect/cupti/timing_observer.hpp"
+#include "kscope/annotation.hpp"
+
+namespace {
+
+using namespace kscope;
+
+// What CUPTI hands over of a kernel: its correlation id and name (the activity record).
+struct Launched {
+  std::uint32_t correlation_id;
+  const char* name;
+};
+
+using Clock = std::chrono::steady_clock;
+
+// A device that runs one kernel at a time, each `kernel` long from its launch.
+class MadeUpDevice : public RunEnvironment {
+ public:
+  explicit MadeUpDevice(Clock::duration kernel) : kernel_(kernel) {}
+  void launch() { done_ = Clock::now() + kernel_; }
+  void synchronize() override {
+    while (Clock::now() < done_) {
+    }
+  }
+
+ private:
+  Clock::duration kernel_;
+  Clock::time_point done_{};
+};
+
+// The cupti tool's timing path with its CUPTI parts made up: launch() is the driver's launch
+// callback, flush() decodes a "buffer" of the kernels launched so far and joins them.
+class MadeUpTiming : public Collector {
+ public:
+  [[nodiscard]] std::string name() const override { return "cupti"; }
+  void begin(const SessionInfo&) override { joiner_.clear(); }
+  explicit MadeUpTiming(MadeUpDevice* device) : device_(device) {}
+  void launch(const char* kernel) {
+    device_->launch();
+    const std::uint32_t id = ++correlation_;
+    observer_.on_launch(cupti::LaunchEvent{id, kernel});
+    std::lock_guard<std::mutex> lock(mu_);
+    launched_.push_back({id, kernel});
+  }
+  [[nodiscard]] std::vector<KernelRecord> flush() override {
+    std::vector<Launched> batch;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      batch.swap(launched_);
+    }
+    std::vector<cupti::KernelActivity> kernels;
+    kernels.reserve(batch.size());
+    for (const auto& l : batch) {
+      cupti::KernelActivity a;
+      a.correlation_id = l.correlation_id;
+      a.name = l.name;
+      a.start = 1000ULL * l.correlation_id;
+      a.end = a.start + 5000;
+      a.stream = 7;
+      kernels.push_back(std::move(a));
+    }
+    return joiner_.join(kernels);
+  }
+  [[nodiscard]] bool flush_is_complete() const override { return true; }
+  [[nodiscard]] std::vector<KernelRecord> end() override { return flush(); }
+  void abort() noexcept override {}
+
+ private:
+  MadeUpDevice* device_;
+  cupti::LaunchJoiner joiner_;
+  cupti::TimingObserver observer_{&joiner_};
+  std::mutex mu_;
+  std::vector<Launched> launched_;
+  std::uint32_t correlation_ = 0;
+};
+
+const char* const kKernel = "_Z11spin_kernelx";
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::size_t> shape{100, 10, 20};
+  bool debug = false;
+  double kernel_us = 10;
+  std::size_t n = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--debug")) {
+      debug = true;
+    } else if (!std::strcmp(argv[i], "--kernel-us") && i + 1 < argc) {
+      kernel_us = std::atof(argv[++i]);
+    } else if (n < shape.size()) {
+      shape[n++] = std::max(1UL, std::strtoul(argv[i], nullptr, 10));
+    }
+  }
+  std::vector<Config> sweep;
+  for (std::size_t c = 0; c < shape[0]; ++c) {
+    sweep.emplace_back(std::vector<Value>{static_cast<int>(c)}, std::vector<std::string>{"config"});
+  }
+  Options opt;
+  opt.runs = static_cast<int>(shape[1]);
+  opt.verbosity = debug ? Verbosity::kDebug : Verbosity::kSilent;
+  if (debug) opt.log = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); };
+  opt.cache_control = "none";
+  opt.thermal.mode = "off";
+  opt.output_prefix = "/tmp/kscope_bench_session/";
+  const double runs = static_cast<double>(shape[0] * (shape[1] + 1));  // one warm-up per config
+  const auto kernel = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double, std::micro>(kernel_us));
+  std::vector<double> added_us;
+  for (std::size_t i = 0; i < shape[2]; ++i) {
+    MadeUpDevice bare_device(kernel);
+    MadeUpTiming bare(&bare_device);
+    auto t0 = Clock::now();
+    for (double r = 0; r < runs; ++r) {
+      bare.launch(kKernel);
+      bare_device.synchronize();
+    }
+    (void)bare.flush();
+    const double bare_ms = ms_since(t0);
+    auto device = std::make_unique<MadeUpDevice>(kernel);
+    auto timing = std::make_unique<MadeUpTiming>(device.get());
+    MadeUpTiming* tool = timing.get();
+    t0 = Clock::now();
+    (void)profile_without_device("session", sweep, [tool](const Config&) {
+      Annotation a("spin");
+      tool->launch(kKernel);
+    }, opt, std::move(timing), std::move(device));
+    added_us.push_back(1000.0 * (ms_since(t0) - bare_ms) / runs);
+  }
+  std::sort(added_us.begin(), added_us.end());
+  std::printf("kscope's host time per run, %zu configs x %zu runs (+1 warm-up) of a %.1f us kernel: "
+              "best %.2f us, median %.2f us (%zu repeats)\n",
+              shape[0], shape[1], kernel_us, added_us.front(), added_us[added_us.size() / 2],
+              added_us.size());
+  return 0;
+}

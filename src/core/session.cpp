@@ -20,9 +20,10 @@ namespace {
 // wall time, so configs shorter than the gap share a write.
 constexpr auto kJournalInterval = std::chrono::seconds(1);
 constexpr auto kConfigFlushGap = std::chrono::milliseconds(100);
-// Between writes, finished runs go to the journal's thread after every config and every
-// kStageRuns runs, so that their encoding overlaps the next runs instead of adding to the write.
-constexpr std::size_t kStageRuns = 64;
+// Between writes, the runs finished so far go to the journal's thread while the device runs
+// the next run's work (Session::execute), so that handing them over costs the sweep nothing on
+// kernels longer than the hand-over, and their encoding overlaps the next runs instead of adding
+// to the write.
 
 // While run() runs: its info collectors are the Session's, and the registry's entry hook calls
 // them and then the run environment (the cache flush, last, right before the region opens).
@@ -48,6 +49,19 @@ class RegionEntry {
  private:
   InfoCollection** slot_;
 };
+
+// Room up front for what `runs` executions keep (a run log, a record per kernel and about eight
+// phase spans per run, ~1 kB in all), so that keeping them does not move what was kept, every
+// time the vectors grow, over fresh pages: a third of the session thread's own time per run in
+// a sweep of short kernels. Capped, so that a very long sweep grows as usual past it.
+constexpr std::size_t kReservedRuns = 16384;
+constexpr std::size_t kSpansPerRun = 8;
+void reserve_output(Session::Output& out, std::size_t runs) {
+  runs = std::min(runs, kReservedRuns);
+  out.runs.reserve(runs);
+  out.records.reserve(runs);
+  out.phases.reserve(kSpansPerRun * runs);
+}
 
 // Thrown by Session::execute when the benchmark failed with on_config_error "skip" and the run
 // was ended cleanly; the config loop records it and goes on.
@@ -96,6 +110,10 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
       throw FailedRun{std::move(failure)};
     }
     phases_.lap(SessionPhases::kBenchmark);
+    // What the benchmark launched still runs on the device: the earlier runs go to the journal's
+    // thread meanwhile, before the synchronisation waits for it.
+    if (out_) stage_runs(*out_);
+    phases_.lap_tally(SessionPhases::kStaging);
     env_.synchronize();
     phases_.lap(SessionPhases::kSynchronize);
     collector_.after_run(run, pass);
@@ -136,11 +154,9 @@ std::vector<RunLog> Session::unstaged_runs() const {
 
 void Session::stage_runs(Output& out) {
   if (!sink_ || staged_ == pending_runs_.size()) return;
-  const auto t0 = std::chrono::steady_clock::now();
   take_phases(out);
   sink_->add_runs(unstaged_runs());
   staged_ = pending_runs_.size();
-  phases_.tally(SessionPhases::kStaging, std::chrono::steady_clock::now() - t0);
 }
 
 void Session::flush_to_sink(Output& out, bool final_records) {
@@ -188,6 +204,11 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
   ignore_kernel_list_ = &opt.ignore_kernel_list;
   const RegionEntry region_entry(info_collection, &info_, env_, phases_);
+  out_ = &out;
+  struct Unset {
+    Output*& slot;
+    ~Unset() { slot = nullptr; }
+  } unset_out{out_};
   info_collection.collect_once();
   if (steps_) steps_->lap("session set-up");
   try {
@@ -200,6 +221,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   }
   // Adaptive runs: a config counts as one run in the progress line (its run count is not known).
   const int runs_per_config = (opt.adaptive.enabled ? 1 : opt.runs) + opt.warmup_runs;
+  reserve_output(out, configs.size() * static_cast<std::size_t>(runs_per_config));
   Progress progress(log_, configs.size(), static_cast<std::size_t>(runs_per_config));
   auto last_flush = std::chrono::steady_clock::now();
   const auto loop_start = last_flush;
@@ -229,8 +251,6 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
           if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
             flush_to_sink(out, false);
             last_flush = std::chrono::steady_clock::now();
-          } else if (pending_runs_.size() - staged_ >= kStageRuns) {
-            stage_runs(out);
           }
         }
       } catch (FailedRun& failed) {
@@ -251,8 +271,6 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
           std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
         flush_to_sink(out, false);
         last_flush = std::chrono::steady_clock::now();
-      } else {
-        stage_runs(out);
       }
       if (after_config_ && after_config_()) break;
     }

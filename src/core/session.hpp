@@ -84,6 +84,7 @@ class Session {
   const Logger& log_;
   std::vector<RunLog> pending_runs_;  // finished since the last append
   std::size_t staged_ = 0;            // how many of them add_runs has had
+  Output* out_ = nullptr;             // what the run() in progress returns
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"

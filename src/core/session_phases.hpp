@@ -50,6 +50,13 @@ class SessionPhases {
   }
   /// Adds `d` to `phase` without a span (work between runs, not drawn on the timeline).
   void tally(Phase phase, std::chrono::steady_clock::duration d) { totals_[phase] += d; }
+  /// Adds the time since the previous start()/lap() to `phase` without a span (work inside a
+  /// run that is not drawn on the timeline), and moves the mark.
+  void lap_tally(Phase phase) {
+    const auto now = Clock::now();
+    totals_[phase] += now - mark_;
+    mark_ = now;
+  }
   void count_run() { ++runs_; }
   /// The run (and replay pass) the following laps belong to; nullopt: outside any run.
   void set_run(const std::optional<RunId>& run, int pass) {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 
 #include "collect/cupti/cupti_check.hpp"
 
@@ -74,6 +75,7 @@ void CUPTIAPI ActivityTracer::on_complete(void* context, std::uint32_t stream,
 
 void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
   std::vector<KernelActivity> batch;
+  batch.reserve(valid / sizeof(CUpti_ActivityKernel10));  // at most; most records are kernels
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
@@ -101,7 +103,12 @@ void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
     batch.push_back(std::move(a));
   }
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& a : batch) pending_.push_back(std::move(a));
+  if (pending_.empty()) {
+    pending_.swap(batch);
+  } else {
+    pending_.insert(pending_.end(), std::make_move_iterator(batch.begin()),
+                    std::make_move_iterator(batch.end()));
+  }
 }
 
 void ActivityTracer::enable() {

@@ -1,7 +1,6 @@
 #include "collect/cupti/launch_joiner.hpp"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "core/kernel_name.hpp"
 #include "kscope/errors.hpp"
@@ -23,7 +22,9 @@ std::vector<KernelRecord> LaunchJoiner::join(
     KernelRecord record;
   };
   std::vector<Joined> joined;
-  std::unordered_set<std::uint32_t> matched;
+  joined.reserve(kernels.size());
+  std::vector<std::uint32_t> matched;  // a graph launch's kernels share one: erased after all
+  matched.reserve(kernels.size());
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& k : kernels) {
@@ -34,7 +35,7 @@ std::vector<KernelRecord> LaunchJoiner::join(
                         "' ending before it started (start " + std::to_string(k.start) +
                         " ns, end " + std::to_string(k.end) + " ns)");
       }
-      matched.insert(k.correlation_id);
+      matched.push_back(k.correlation_id);
       KernelRecord r;
       r.annotation = it->second.annotation;
       auto name = base_names_.find(k.name);
@@ -52,11 +53,15 @@ std::vector<KernelRecord> LaunchJoiner::join(
     }
     for (auto id : matched) launches_.erase(id);
   }
-  // Kernels of one graph launch share its correlation id: order them by GPU start time.
-  std::stable_sort(joined.begin(), joined.end(), [](const Joined& a, const Joined& b) {
+  // Kernels of one graph launch share its correlation id: order them by GPU start time. The
+  // records mostly come in that order already, and sorting moves every record.
+  auto before = [](const Joined& a, const Joined& b) {
     if (a.launch_sequence != b.launch_sequence) return a.launch_sequence < b.launch_sequence;
     return a.start < b.start;
-  });
+  };
+  if (!std::is_sorted(joined.begin(), joined.end(), before)) {
+    std::stable_sort(joined.begin(), joined.end(), before);
+  }
   std::vector<KernelRecord> out;
   out.reserve(joined.size());
   std::uint64_t rank = 0;

@@ -74,6 +74,8 @@ void CUPTIAPI ActivityTracer::on_complete(void* context, std::uint32_t stream,
 }
 
 void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t attached_at = attached_at_.load();
   std::vector<KernelActivity> batch;
   batch.reserve(valid / sizeof(CUpti_ActivityKernel10));  // at most; most records are kernels
   CUpti_Activity* record = nullptr;
@@ -84,6 +86,7 @@ void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
     }
     // Records are packed: copy the fields out rather than binding references.
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    if (k->start < attached_at) continue;
     KernelActivity a;
     a.correlation_id = k->correlationId;
     a.name = k->name ? k->name : "";
@@ -103,6 +106,8 @@ void ActivityTracer::decode(std::uint8_t* buffer, std::size_t valid) {
     batch.push_back(std::move(a));
   }
   std::lock_guard<std::mutex> lock(mu_);
+  cost_.decode += std::chrono::steady_clock::now() - t0;
+  cost_.records += batch.size();
   if (pending_.empty()) {
     pending_.swap(batch);
   } else {
@@ -117,6 +122,11 @@ void ActivityTracer::enable() {
       reinterpret_cast<CUpti_BuffersCallbackCompleteFunc>(&ActivityTracer::on_complete)));
   if (!enabled_) {
     KSCOPE_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    // KSCOPE_CUPTI_FLUSH_PERIOD_MS, for experiments: CUPTI's thread hands over full buffers
+    // every that many milliseconds (CUPTI's own heuristics without it).
+    if (const char* ms = std::getenv("KSCOPE_CUPTI_FLUSH_PERIOD_MS"); ms && std::atoi(ms) > 0) {
+      KSCOPE_CUPTI_CHECK(cuptiActivityFlushPeriod(static_cast<std::uint32_t>(std::atoi(ms))));
+    }
     enabled_ = true;
   }
 }
@@ -125,12 +135,6 @@ void ActivityTracer::attach() {
   enable();
   std::size_t stale_drops = 0;  // dropped before this session: not its records
   (void)cuptiActivityGetNumDroppedRecords(nullptr, 0, &stale_drops);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    pending_.clear();
-    dropped_ = 0;
-    attached_ = true;
-  }
   // CUPTI's clock against the host's steady clock, read back to back: kernel times then sit on
   // the timeline of the session's host phases (to within the two reads' distance, ~1 us).
   std::uint64_t cupti_now = 0;
@@ -139,6 +143,12 @@ void ActivityTracer::attach() {
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count();
   host_offset_ns_ = static_cast<std::int64_t>(host_now) - static_cast<std::int64_t>(cupti_now);
+  attached_at_ = cupti_now;
+  std::lock_guard<std::mutex> lock(mu_);
+  pending_.clear();
+  dropped_ = 0;
+  cost_ = {};
+  attached_ = true;
 }
 
 void ActivityTracer::detach() noexcept {
@@ -155,8 +165,19 @@ void ActivityTracer::release() noexcept {
   enabled_ = false;
 }
 
+ActivityTracer::FlushCost ActivityTracer::cost() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return cost_;
+}
+
 std::vector<KernelActivity> ActivityTracer::flush() {
+  const auto t0 = std::chrono::steady_clock::now();
   KSCOPE_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++cost_.flushes;
+    cost_.flush += std::chrono::steady_clock::now() - t0;
+  }
   std::size_t dropped = 0;
   if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS) {
     std::lock_guard<std::mutex> lock(mu_);

@@ -6,6 +6,7 @@
 // recycled undecoded.
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -34,6 +35,15 @@ class ActivityTracer {
   /// the kernels decoded since the last call. Throws ToolError when records were dropped.
   [[nodiscard]] std::vector<KernelActivity> flush();
 
+  /// What the flushes of the session so far cost the host (since attach()), for DEBUG.
+  struct FlushCost {
+    std::size_t flushes = 0;
+    std::chrono::steady_clock::duration flush{};   ///< in cuptiActivityFlushAll, decoding included
+    std::chrono::steady_clock::duration decode{};  ///< decoding buffers (any thread)
+    std::size_t records = 0;                       ///< kernel records decoded
+  };
+  [[nodiscard]] FlushCost cost();
+
  private:
   ActivityTracer() = default;
   static void on_request(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
@@ -47,9 +57,13 @@ class ActivityTracer {
   bool enabled_ = false;   // CONCURRENT_KERNEL records are on
   bool attached_ = false;  // a session decodes them (guarded by mu_)
   std::atomic<std::int64_t> host_offset_ns_{0};  // host steady clock minus CUPTI's clock (enable())
+  // CUPTI's clock at attach(): kernels that started before it are no session's (launched
+  // between sessions, still in CUPTI's buffers), and are skipped undecoded.
+  std::atomic<std::uint64_t> attached_at_{0};
   std::vector<KernelActivity> pending_;
   std::vector<std::uint8_t*> free_buffers_;
   std::size_t dropped_ = 0;
+  FlushCost cost_;  // guarded by mu_
 };
 
 }  // namespace kscope::cupti

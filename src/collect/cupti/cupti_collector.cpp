@@ -45,7 +45,8 @@ void CuptiCollector::begin(const SessionInfo& info) {
     device_attributes_ = device_metrics_.empty() ? std::map<std::string, double>{}
                                                  : cuda::read_device_attributes(info.device);
   } else {
-    path_ = std::make_unique<TimingCollector>(launch_metrics(info.options->metrics));
+    path_ = std::make_unique<TimingCollector>(launch_metrics(info.options->metrics),
+                                              Logger(*info.options));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "collect/cupti/activity_tracer.hpp"
 
+#include <cstdio>
 #include <utility>
 
 #include "collect/cupti/launch_metrics.hpp"
@@ -10,8 +11,8 @@
 
 namespace kscope::cupti {
 
-TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
-    : launch_metrics_(std::move(launch_metrics)) {
+TimingCollector::TimingCollector(std::vector<std::string> launch_metrics, std::optional<Logger> log)
+    : launch_metrics_(std::move(launch_metrics)), log_(std::move(log)) {
   joiner_.clear();
   keep_cupti_until_exit();
   finish_timing_setup();  // CuptiCollector's constructor started it
@@ -29,9 +30,16 @@ TimingCollector::~TimingCollector() { abort(); }
 
 std::vector<KernelRecord> TimingCollector::flush() {
   if (!active_) return {};
-  if (launch_metrics_.empty()) return joiner_.join(ActivityTracer::instance().flush());
-  return joiner_.join(ActivityTracer::instance().flush(),
-                      [this](const KernelActivity& a, KernelRecord& r) { add_launch_metrics(a, r); });
+  std::vector<KernelActivity> kernels = ActivityTracer::instance().flush();
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<KernelRecord> out =
+      launch_metrics_.empty()
+          ? joiner_.join(std::move(kernels))
+          : joiner_.join(std::move(kernels), [this](const KernelActivity& a, KernelRecord& r) {
+              add_launch_metrics(a, r);
+            });
+  join_ += std::chrono::steady_clock::now() - t0;
+  return out;
 }
 
 void TimingCollector::add_launch_metrics(const KernelActivity& activity, KernelRecord& record) {
@@ -46,6 +54,18 @@ void TimingCollector::add_launch_metrics(const KernelActivity& activity, KernelR
 
 std::vector<KernelRecord> TimingCollector::end() {
   auto out = flush();
+  if (log_ && log_->debug_enabled()) {
+    const ActivityTracer::FlushCost cost = ActivityTracer::instance().cost();
+    auto ms = [](std::chrono::steady_clock::duration d) {
+      return std::chrono::duration<double, std::milli>(d).count();
+    };
+    char line[192];
+    std::snprintf(line, sizeof line,
+                  "[cupti] the session's %zu flushes (ms): CUPTI's flush %.2f, of which decoding "
+                  "%.2f (%zu kernel records; decoding on CUPTI's thread included), joining %.2f",
+                  cost.flushes, ms(cost.flush), ms(cost.decode), cost.records, ms(join_));
+    log_->debug(line);
+  }
   abort();
   return out;
 }

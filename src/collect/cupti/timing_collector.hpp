@@ -3,7 +3,9 @@
 // of every launch (TimingObserver), CUPTI's activity records give each kernel's start and end,
 // and LaunchJoiner joins them by correlation id. Nothing of the range profiler is enabled.
 
+#include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "collect/cupti/launch_joiner.hpp"
 #include "collect/cupti/measurement_path.hpp"
 #include "collect/cupti/timing_observer.hpp"
+#include "core/logger.hpp"
 
 namespace kscope::cupti {
 
@@ -21,7 +24,9 @@ class TimingCollector : public MeasurementPath {
   /// client holds it. Every record gets
   /// `launch_metrics` (launch__*, device__attribute_*: launch_metrics.hpp) from its activity
   /// record and its device's attributes.
-  explicit TimingCollector(std::vector<std::string> launch_metrics = {});
+  /// At `log`'s DEBUG, end() says what the session's flushes cost.
+  explicit TimingCollector(std::vector<std::string> launch_metrics = {},
+                           std::optional<Logger> log = std::nullopt);
   ~TimingCollector() override;
   TimingCollector(const TimingCollector&) = delete;             // owns the CUPTI subscription
   TimingCollector& operator=(const TimingCollector&) = delete;  // owns the CUPTI subscription
@@ -37,6 +42,8 @@ class TimingCollector : public MeasurementPath {
   void add_launch_metrics(const KernelActivity& activity, KernelRecord& record);
 
   std::vector<std::string> launch_metrics_;
+  std::optional<Logger> log_;
+  std::chrono::steady_clock::duration join_{};  // the session's joins so far
   std::map<int, std::map<std::string, double>> attributes_;  // by device, read on first use
   LaunchJoiner joiner_;
   TimingObserver timing_{&joiner_};

@@ -82,7 +82,7 @@ class MadeUpTiming : public Collector {
       a.stream = 7;
       kernels.push_back(std::move(a));
     }
-    return joiner_.join(kernels);
+    return joiner_.join(std::move(kernels));
   }
   [[nodiscard]] bool flush_is_complete() const override { return true; }
   [[nodiscard]] std::vector<KernelRecord> end() override { return flush(); }

@@ -14,7 +14,7 @@ void LaunchJoiner::add_launch(std::uint32_t correlation_id, LaunchInfo info) {
 }
 
 std::vector<KernelRecord> LaunchJoiner::join(
-    const std::vector<KernelActivity>& kernels,
+    std::vector<KernelActivity> kernels,
     const std::function<void(const KernelActivity&, KernelRecord&)>& decorate) {
   struct Joined {
     std::uint64_t launch_sequence;
@@ -27,7 +27,7 @@ std::vector<KernelRecord> LaunchJoiner::join(
   matched.reserve(kernels.size());
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& k : kernels) {
+    for (auto& k : kernels) {
       auto it = launches_.find(k.correlation_id);
       if (it == launches_.end()) continue;
       if (k.end < k.start) {
@@ -41,7 +41,6 @@ std::vector<KernelRecord> LaunchJoiner::join(
       auto name = base_names_.find(k.name);
       if (name == base_names_.end()) name = base_names_.emplace(k.name, kernel_base_name(k.name)).first;
       r.kernel = name->second;
-      r.mangled = k.name;
       r.run = it->second.run;
       r.device = k.device;
       r.metrics.push_back({kTimeMetric, static_cast<double>(k.end - k.start), std::string("ns")});
@@ -49,6 +48,7 @@ std::vector<KernelRecord> LaunchJoiner::join(
       r.end_ns = static_cast<std::int64_t>(k.end) + k.host_offset_ns;
       r.stream = k.stream;
       if (decorate) decorate(k, r);
+      r.mangled = std::move(k.name);
       joined.push_back({it->second.sequence, k.start, std::move(r)});
     }
     for (auto id : matched) launches_.erase(id);

@@ -43,9 +43,10 @@ class LaunchJoiner {
   /// Called with each batch of activity records (after a flush). Returns the records of kernels
   /// launched inside annotations; kernels whose launch was not recorded are dropped (launched
   /// outside any annotation or session). A kernel with end < start is an error.
-  /// `decorate`, when given, completes each record from its activity (launch metrics).
+  /// `decorate`, when given, completes each record from its activity (launch metrics). The
+  /// records take the kernels' names.
   [[nodiscard]] std::vector<KernelRecord> join(
-      const std::vector<KernelActivity>& kernels,
+      std::vector<KernelActivity> kernels,
       const std::function<void(const KernelActivity&, KernelRecord&)>& decorate = {});
   /// Forgets everything (session start).
   void clear();

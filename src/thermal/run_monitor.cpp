@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstdio>
 #include <future>
 #include <map>
@@ -18,7 +19,7 @@ namespace {
 
 /// The bus id and UUID of every CUDA device of this process, looked up now on the calling thread,
 /// so that the sampler's thread maps devices to NVML without calling CUDA.
-NvmlGpuMonitor::IdentityFn identities_of_all_devices() {
+NvmlGpuMonitor::IdentityFn look_up_identities() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   std::map<int, cuda::DeviceIdentity> known;
@@ -36,6 +37,14 @@ NvmlGpuMonitor::IdentityFn identities_of_all_devices() {
     throw Error("CUDA device " + std::to_string(device) + " does not exist (this process has " +
                 std::to_string(count) + ")");
   };
+}
+
+/// look_up_identities() once per process: a process's devices do not change, and their
+/// properties cost every session a CUDA call per device (profile() has made the device usable
+/// before the first session asks).
+NvmlGpuMonitor::IdentityFn identities_of_all_devices() {
+  static const NvmlGpuMonitor::IdentityFn identities = look_up_identities();
+  return identities;
 }
 
 // NVML stays loaded and initialised from the first session of the process to release_nvml():
@@ -120,9 +129,21 @@ std::unique_ptr<RunMonitor> RunMonitor::create(const Options& options, const Log
     return std::make_unique<RunMonitor>(options, log, nullptr, cuda::current_device);
   }
   log.debug("[thermal] NVML loaded from " + library->loaded_from());
-  return std::make_unique<RunMonitor>(
-      options, log, std::make_unique<NvmlGpuMonitor>(library, identities_of_all_devices()),
-      cuda::current_device);
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  auto monitor = std::make_unique<NvmlGpuMonitor>(library, identities_of_all_devices());
+  const auto t1 = Clock::now();
+  auto run_monitor =
+      std::make_unique<RunMonitor>(options, log, std::move(monitor), cuda::current_device);
+  if (log.debug_enabled()) {
+    auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    char line[128];
+    std::snprintf(line, sizeof line,
+                  "[thermal] set-up (ms): device identities %.2f, first reading and sampler %.2f",
+                  ms(t1 - t0), ms(Clock::now() - t1));
+    log.debug(line);
+  }
+  return run_monitor;
 }
 
 RunMonitor::RunMonitor(const Options& options, const Logger& log,
@@ -133,7 +154,16 @@ RunMonitor::RunMonitor(const Options& options, const Logger& log,
   sampler_ = std::make_unique<TelemetrySampler>(std::move(monitor), clock,
                                                 sample_period_s.value_or(kSamplePeriodSeconds));
   const int device = current_device();
-  (void)sampler_->read_now(device);
+  // Without thermal control nothing needs a reading before the first measured run: the thread
+  // takes the first one (~0.65 ms of NVML calls) while the session starts, and before_run waits
+  // for it there if it is not in yet.
+  const bool read_later = options.thermal.mode == "off" && sample_period_s.has_value();
+  if (read_later) {
+    sampler_->watch(device);
+    first_device_ = device;
+  } else {
+    (void)sampler_->read_now(device);
+  }
   if (options.thermal.mode != "off") {
     if (options.thermal.device && *options.thermal.device != device) {
       (void)sampler_->read_now(*options.thermal.device);
@@ -149,6 +179,8 @@ RunMonitor::RunMonitor(const Options& options, const Logger& log,
   } catch (const std::system_error& e) {
     log.warn(std::string("GPU telemetry and thermal control see only the first reading: cannot "
                          "start the sampling thread (") + e.what() + ").");
+    if (read_later) (void)sampler_->read_now(device);
+    first_device_.reset();
   }
 }
 
@@ -157,6 +189,10 @@ RunMonitor::~RunMonitor() {
 }
 
 void RunMonitor::before_run(const RunId& run) {
+  if (first_device_ && !run.warmup) {
+    (void)sampler_->first_reading(*first_device_, kFirstReadingWait);
+    first_device_.reset();
+  }
   double waited = 0;
   if (controller_) {
     controller_->guard();

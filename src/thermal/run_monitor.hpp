@@ -72,6 +72,10 @@ class RunMonitor {
   std::unique_ptr<TelemetrySampler> sampler_;  ///< first: outlives the two that read it
   std::unique_ptr<ThermalController> controller_;
   std::unique_ptr<TelemetryRecorder> recorder_;
+  /// The device whose first reading the thread takes (thermal control off); the first measured
+  /// run waits up to kFirstReadingWait for it. nullopt once it came, or when read at creation.
+  std::optional<int> first_device_;
+  static constexpr std::chrono::milliseconds kFirstReadingWait{200};
 };
 
 }  // namespace kscope::thermal

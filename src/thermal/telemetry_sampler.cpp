@@ -49,12 +49,30 @@ void TelemetrySampler::read_device(int device) {
   r.count = published.count + 1;
   published = std::move(r);
   if (!description.empty()) descriptions_[device] = std::move(description);
+  read_cv_.notify_all();
 }
 
 DeviceReading TelemetrySampler::read_now(int device) {
   read_device(device);
   const std::lock_guard<std::mutex> lock(mutex_);
   return readings_[device];
+}
+
+void TelemetrySampler::watch(int device) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  readings_.emplace(device, DeviceReading{});  // pending
+  wake_ = true;
+  wake_cv_.notify_one();
+}
+
+DeviceReading TelemetrySampler::first_reading(int device, std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  read_cv_.wait_for(lock, timeout, [&] {
+    const auto it = readings_.find(device);
+    return it == readings_.end() || it->second.state != DeviceReading::State::kPending;
+  });
+  const auto it = readings_.find(device);
+  return it != readings_.end() ? it->second : DeviceReading{};
 }
 
 void TelemetrySampler::sample_once() {

@@ -8,6 +8,7 @@
 // Threads: the GpuMonitor is only used by one thread at a time (the sampler's, or the caller of
 // read_now/sample_once); the published readings are guarded by a mutex held only for a copy.
 
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -41,6 +42,10 @@ class TelemetrySampler final : public TelemetrySource {
   /// Reads `device` now, on the calling thread, and watches it from then on: the session's first
   /// reading, so that thermal control and the first run have data. Returns that reading.
   DeviceReading read_now(int device);
+  /// Watches `device` from now on without reading it: the thread reads it as soon as it runs.
+  void watch(int device);
+  /// The reading of `device`, waiting up to `timeout` for the thread's first one of it.
+  DeviceReading first_reading(int device, std::chrono::milliseconds timeout);
   /// One round on the calling thread: reads every watched device once (a device that cannot be
   /// found is not retried). The thread's work; tests without a thread call it instead.
   void sample_once();
@@ -73,6 +78,7 @@ class TelemetrySampler final : public TelemetrySource {
 
   mutable std::mutex mutex_;  ///< guards the members below
   std::condition_variable wake_cv_;
+  std::condition_variable read_cv_;  ///< a reading was published
   std::map<int, DeviceReading> readings_;  ///< every watched device
   std::map<int, std::string> descriptions_;
   bool stop_ = false;

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     if (with_telemetry) d.telemetry = telemetry(configs, runs);
     const long faults_before = minor_faults();
     const auto t0 = std::chrono::steady_clock::now();
-    fill_tables(std::move(out), log, &d);
+    fill_tables(out, log, &d);
     const auto t1 = std::chrono::steady_clock::now();
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     faults += minor_faults() - faults_before;

@@ -62,7 +62,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
 
   Session::Output out = std::move(run.output);
   if (resume) out = merge_resumed(std::move(*resume), std::move(out));
-  fill_tables(std::move(out), log, &d);
+  fill_tables(out, log, &d);
   Results results(std::move(d));
   write_csv_files(results, prefix, log);
   return results;

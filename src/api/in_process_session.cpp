@@ -59,6 +59,12 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   const SessionInfo info{d.name, d.id, to_measure.size(), &opt, tool.device, prefix};
   const auto t0 = std::chrono::steady_clock::now();
   Session::Output out;
+  // The journal's last line reads out's records on its thread (RunSink::append_last): however
+  // this function ends, the journal is written before they go.
+  struct SettleJournal {
+    report::JournalWriter& journal;
+    ~SettleJournal() { journal.settle(); }
+  } settle_journal{*journal};
   if (!to_measure.empty()) {
     std::optional<DeviceLock> lock;
     if (plan.shard.sharded() && !d.metadata.uuid.empty()) lock.emplace(d.metadata.uuid, log);
@@ -88,9 +94,10 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   d.telemetry = monitor.telemetry();
   if (resume) {
     d.telemetry.insert(d.telemetry.begin(), resume->telemetry.begin(), resume->telemetry.end());
+    journal->finish();  // before the merge moves the records its last line reads
     out = merge_resumed(std::move(*resume), std::move(out));
   }
-  fill_tables(std::move(out), log, &d);
+  fill_tables(out, log, &d);
   steps.lap("tables");
   journal->finish();  // the journal's last line was written meanwhile
   steps.lap("journal finish");

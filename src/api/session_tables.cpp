@@ -18,13 +18,13 @@ Results::Data session_data(std::string_view name, int id, const Options& options
   return d;
 }
 
-void fill_tables(Session::Output out, const Logger& log, Results::Data* d) {
+void fill_tables(Session::Output& out, const Logger& log, Results::Data* d) {
   log.info("Processing profiled data");
   d->failures = std::move(out.failures);
   d->stops = std::move(out.stops);
   d->timeline.phases = std::move(out.phases);
   d->timeline.kernels = kernel_spans(out.records);
-  build_tables(std::move(out.records), std::move(out.runs), d);
+  build_tables(out.records, std::move(out.runs), d);
   if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));
 }
 

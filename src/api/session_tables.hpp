@@ -20,8 +20,10 @@ namespace kscope {
                                          const std::vector<Config>& configs);
 
 /// The tables of a finished session (core/result_tables.hpp) with its failed configs in
-/// d->failures (set d->telemetry first); warns with failure_summary() when configs failed.
-void fill_tables(Session::Output out, const Logger& log, Results::Data* d);
+/// d->failures (set d->telemetry first); warns with failure_summary() when configs failed. Takes
+/// what `out` holds but its records, which it only reads (the journal's thread may still read
+/// them too).
+void fill_tables(Session::Output& out, const Logger& log, Results::Data* d);
 
 /// The start of every session's files, whichever tool measures: resolves the output prefix
 /// (returned), names the journal in d->journal_path and opens it (with what `resume` carries

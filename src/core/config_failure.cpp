@@ -48,17 +48,24 @@ ConfigFailure failure_of(const std::exception_ptr& error, const RunId& run) {
   return f;
 }
 
-void drop_failed_configs(const std::vector<ConfigFailure>& failures, std::vector<RunLog>* runs,
-                         std::vector<KernelRecord>* records) {
+void drop_failed_configs(const std::vector<ConfigFailure>& failures, std::vector<RunLog>* runs) {
   if (failures.empty()) return;
   std::set<std::size_t> failed;
   for (const auto& f : failures) failed.insert(f.config);
   runs->erase(std::remove_if(runs->begin(), runs->end(),
                              [&](const RunLog& r) { return failed.count(r.run.config) != 0; }),
               runs->end());
-  records->erase(std::remove_if(records->begin(), records->end(),
-                                [&](const KernelRecord& k) { return failed.count(k.run.config) != 0; }),
-                 records->end());
+}
+
+std::vector<KernelRecord> records_of_finished_configs(const std::vector<ConfigFailure>& failures,
+                                                      const std::vector<KernelRecord>& records) {
+  std::set<std::size_t> failed;
+  for (const auto& f : failures) failed.insert(f.config);
+  std::vector<KernelRecord> out;
+  for (const auto& k : records) {
+    if (failed.count(k.run.config) == 0) out.push_back(k);
+  }
+  return out;
 }
 
 void add_failure_rows(const std::vector<ConfigFailure>& failures,

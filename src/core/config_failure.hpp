@@ -15,10 +15,13 @@ namespace kscope {
 /// type(), the demangled C++ type of another std::exception, or "unknown exception".
 [[nodiscard]] ConfigFailure failure_of(const std::exception_ptr& error, const RunId& run);
 
-/// Drops the runs and records of failed configs (what ran before the exception): a failed config
-/// has no values, never a partial set.
-void drop_failed_configs(const std::vector<ConfigFailure>& failures, std::vector<RunLog>* runs,
-                         std::vector<KernelRecord>* records);
+/// Drops the runs of failed configs (what ran before the exception): a failed config has no
+/// values, never a partial set.
+void drop_failed_configs(const std::vector<ConfigFailure>& failures, std::vector<RunLog>* runs);
+/// The records of `records` whose config did not fail (a copy: the session's records may still
+/// be read elsewhere, by the journal's thread).
+[[nodiscard]] std::vector<KernelRecord> records_of_finished_configs(
+    const std::vector<ConfigFailure>& failures, const std::vector<KernelRecord>& records);
 
 /// Adds one row per failed config and (annotation, metric) of the table, in config order, with
 /// no values (NaN, NumRuns 0) and `error` set; when the table is empty, one row per metric of

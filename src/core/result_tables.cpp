@@ -8,12 +8,16 @@
 
 namespace kscope {
 
-void build_tables(std::vector<KernelRecord> records, std::vector<RunLog> runs, Results::Data* d) {
+void build_tables(const std::vector<KernelRecord>& records, std::vector<RunLog> runs,
+                  Results::Data* d) {
   const Options& opt = d->options;
-  drop_failed_configs(d->failures, &runs, &records);
+  drop_failed_configs(d->failures, &runs);
+  std::vector<KernelRecord> finished;
+  if (!d->failures.empty()) finished = records_of_finished_configs(d->failures, records);
   const auto extracted =
-      extract(records, runs, {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics,
-                              config_labels(d->configs)});
+      extract(d->failures.empty() ? records : finished, runs,
+              {opt.metrics, opt.ignore_kernel_list, opt.combine_kernel_metrics,
+               config_labels(d->configs)});
   d->raw = build_raw_rows(extracted, opt.metrics, opt.derive_metric, d->configs);
   // Without rows (a journal cut before its first runs, a sanitizer session, every config failed)
   // there is nothing to normalize, and no baseline to find.

@@ -13,7 +13,9 @@ namespace kscope {
 
 /// Fills d->raw, d->processed and d->info_columns from `records` and `runs` with d->options,
 /// d->configs, d->telemetry, d->failures (the runs and records of failed configs are dropped
-/// first) and d->stops (the StopReason of runs="auto"). Throws ExtractionError when the kernels do not follow the attribution rules.
-void build_tables(std::vector<KernelRecord> records, std::vector<RunLog> runs, Results::Data* d);
+/// first) and d->stops (the StopReason of runs="auto"). Throws ExtractionError when the kernels
+/// do not follow the attribution rules. Only reads `records`.
+void build_tables(const std::vector<KernelRecord>& records, std::vector<RunLog> runs,
+                  Results::Data* d);
 
 }  // namespace kscope

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
-#include <set>
 
 #include "core/annotation_registry.hpp"
 #include "core/annotation_runs.hpp"
@@ -159,37 +158,54 @@ void Session::stage_runs(Output& out) {
   staged_ = pending_runs_.size();
 }
 
+void Session::check_kernel_counts(const std::vector<KernelRecord>& records,
+                                  const std::vector<RunLog>& runs) {
+  if (!counts_ || !ignore_kernel_list_ || !collector_.flush_is_complete()) return;
+  // Only the runs that finished: the records of a run that failed (on_config_error "skip")
+  // belong to a config that is dropped. The logs come in the order of their runs.
+  std::vector<RunId> finished;
+  finished.reserve(runs.size());
+  for (const auto& log : runs) finished.push_back(log.run);
+  if (!std::is_sorted(finished.begin(), finished.end())) std::sort(finished.begin(), finished.end());
+  for (auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) {
+    a.order.erase(std::remove_if(a.order.begin(), a.order.end(),
+                                 [&](const RunId& r) {
+                                   return !std::binary_search(finished.begin(), finished.end(), r);
+                                 }),
+                  a.order.end());
+    counts_->check(a);
+  }
+}
+
 void Session::flush_to_sink(Output& out, bool final_records) {
   phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
   phases_.start();
   std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
   if (final_records && steps_) steps_->lap("tool end");
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
-  if (sink_ && (!records.empty() || !pending_runs_.empty())) {
-    sink_->append(unstaged_runs(), records);
-  }
-  staged_ = 0;
-  phases_.lap(SessionPhases::kJournal);
-  if (final_records && steps_) steps_->lap("last journal write");
-  const auto check_start = std::chrono::steady_clock::now();
+  const bool write = sink_ && (!records.empty() || !pending_runs_.empty());
+  const std::vector<RunLog> unstaged = write ? unstaged_runs() : std::vector<RunLog>{};
   std::vector<RunLog> runs;
   runs.swap(pending_runs_);
-  if (counts_ && ignore_kernel_list_ && collector_.flush_is_complete()) {
-    // Only the runs that finished: the records of a run that failed (on_config_error "skip")
-    // belong to a config that is dropped.
-    std::set<RunId> finished;
-    for (const auto& log : runs) finished.insert(log.run);
-    for (auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) {
-      a.order.erase(std::remove_if(a.order.begin(), a.order.end(),
-                                   [&](const RunId& r) { return finished.count(r) == 0; }),
-                    a.order.end());
-      counts_->check(a);
-    }
+  staged_ = 0;
+  if (write && !final_records) sink_->append(unstaged, records);
+  try {
+    check_kernel_counts(records, runs);
+  } catch (...) {
+    if (write && final_records) sink_->append(unstaged, records);  // the journal keeps them
+    throw;
   }
+  if (final_records && steps_) steps_->lap("kernel-count check");
+  const std::size_t first = out.records.size();
   for (auto& log : runs) out.runs.push_back(std::move(log));
   for (auto& r : records) out.records.push_back(std::move(r));
-  phases_.tally(SessionPhases::kJournal, std::chrono::steady_clock::now() - check_start);
-  if (final_records && steps_) steps_->lap("kernel-count check");
+  // The last write reads its records where `out` keeps them, without a copy: nothing changes
+  // them afterwards, and whoever ends `out` settles the journal first (run(), run_in_process).
+  if (write && final_records) {
+    sink_->append_last(unstaged, out.records.data() + first, out.records.size() - first);
+  }
+  phases_.lap(SessionPhases::kJournal);
+  if (final_records && steps_) steps_->lap("last journal write");
 }
 
 Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,
@@ -296,11 +312,17 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     } catch (...) {
     }
     collector_.abort();
-    if (sink_) sink_->close(e.what());
+    if (sink_) {
+      sink_->close(e.what());
+      sink_->settle();  // it may read `out`'s records (append_last)
+    }
     throw;
   } catch (...) {
     collector_.abort();
-    if (sink_) sink_->close("unknown exception");
+    if (sink_) {
+      sink_->close("unknown exception");
+      sink_->settle();
+    }
     throw;
   }
   return out;

@@ -65,6 +65,9 @@ class Session {
   void end_failed_run(const RunId& run, int pass, const Config& config,
                       const ConfigFailure& failure);
   void flush_to_sink(Output& out, bool final_records);
+  /// With a collector whose flushes are complete: checks the kernel-count rules on the runs of
+  /// `runs` (ExtractionError).
+  void check_kernel_counts(const std::vector<KernelRecord>& records, const std::vector<RunLog>& runs);
   /// Hands the finished runs not handed yet to the sink (RunSink::add_runs) with their phases.
   void stage_runs(Output& out);
   /// The finished runs the sink has not had yet (those after the first staged_).

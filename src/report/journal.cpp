@@ -41,7 +41,9 @@ JournalWriter::JournalWriter(const std::string& path, const Results::Data& heade
     throw Error("cannot write the journal '" + path + "': " + std::strerror(errno) +
                 ". Choose a writable output_prefix.");
   }
-  write_line(to_text(header_json(header, "kscope.journal")));
+  // The header (the options and every config: ~0.5 ms for 100 configs) is encoded on the
+  // journal's thread, its first line, while the session starts.
+  post([this, header] { write_line(to_text(header_json(header, "kscope.journal"))); });
 }
 
 JournalWriter::~JournalWriter() {
@@ -110,29 +112,44 @@ void JournalWriter::append(const std::vector<RunLog>& runs,
                            const std::optional<std::vector<RunTelemetry>>& telemetry) {
   post([this, runs, records, telemetry, phases = std::exchange(phases_, {})] {
     stage(runs, telemetry ? &*telemetry : nullptr, phases);
-    // One buffer reserved for the whole line: a line of a thousand runs is ~0.5 MB, and growing
-    // it by doubling copied it several times over fresh pages (a third of the line's cost).
-    std::string line;
-    line.reserve(staged_.runs.size() + staged_.telemetry.size() + staged_.laps.size() +
-                 staged_.phases.size() + kRecordBytes * records.size() + 128);
-    line += "{\"kind\":\"runs\",\"runs\":[";
-    line += staged_.runs;
-    line += "],\"records\":[";
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      if (i) line += ',';
-      append_json(line, records[i]);
-    }
-    line += ']';
-    if (staged_.has_telemetry) {
-      line += ",\"telemetry\":[";
-      line += staged_.telemetry;
-      line += ']';
-    }
-    append_phase_keys(line, staged_.laps, staged_.phases);
-    line += '}';
-    staged_ = {};
-    write_line(line);
+    write_runs_line(records.data(), records.size());
   });
+}
+
+void JournalWriter::append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
+                                std::size_t count) {
+  std::optional<std::vector<RunTelemetry>> telemetry;
+  if (telemetry_source_) telemetry = telemetry_source_();
+  post([this, runs, records, count, telemetry = std::move(telemetry),
+        phases = std::exchange(phases_, {})] {
+    stage(runs, telemetry ? &*telemetry : nullptr, phases);
+    write_runs_line(records, count);
+  });
+}
+
+void JournalWriter::write_runs_line(const KernelRecord* records, std::size_t count) {
+  // One buffer reserved for the whole line: a line of a thousand runs is ~0.5 MB, and growing
+  // it by doubling copied it several times over fresh pages (a third of the line's cost).
+  std::string line;
+  line.reserve(staged_.runs.size() + staged_.telemetry.size() + staged_.laps.size() +
+               staged_.phases.size() + kRecordBytes * count + 128);
+  line += "{\"kind\":\"runs\",\"runs\":[";
+  line += staged_.runs;
+  line += "],\"records\":[";
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i) line += ',';
+    append_json(line, records[i]);
+  }
+  line += ']';
+  if (staged_.has_telemetry) {
+    line += ",\"telemetry\":[";
+    line += staged_.telemetry;
+    line += ']';
+  }
+  append_phase_keys(line, staged_.laps, staged_.phases);
+  line += '}';
+  staged_ = {};
+  write_line(line);
 }
 
 void JournalWriter::add_phases(const std::vector<PhaseSpan>& spans) {
@@ -188,6 +205,14 @@ void JournalWriter::close(const std::string& error) {
 }
 
 void JournalWriter::finish() { wait(); }
+
+void JournalWriter::settle() noexcept {
+  try {
+    wait();
+  } catch (...) {
+    // The error that made the caller settle is the one it reports.
+  }
+}
 
 namespace {
 

@@ -33,6 +33,9 @@ class JournalWriter : public RunSink {
   /// kDeferLatency (no wake-up of its own), and written with the next "runs" line.
   void add_runs(std::vector<RunLog> runs) override;
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
+  void append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
+                   std::size_t count) override;
+  void settle() noexcept override;
   /// A "runs" line with the given telemetry (nullopt: none), e.g. what a resumed sweep carries
   /// over from the journal it resumes.
   void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records,
@@ -72,6 +75,8 @@ class JournalWriter : public RunSink {
   void write_line(const std::string& line);  // the thread's (and the constructor's) write
   void stage(const std::vector<RunLog>& runs, const std::vector<RunTelemetry>* telemetry,
              const std::vector<PhaseSpan>& phases);  // the thread's
+  // The thread's: the staged runs and `count` records at `records` as one "runs" line.
+  void write_runs_line(const KernelRecord* records, std::size_t count);
 
   std::string path_;
   std::FILE* file_ = nullptr;  // the thread's once it runs

@@ -99,6 +99,11 @@ class RecordingSink : public RunSink {
     runs.insert(runs.end(), r.begin(), r.end());
     records.insert(records.end(), k.begin(), k.end());
   }
+  void append_last(const std::vector<RunLog>& r, const KernelRecord* k, std::size_t n) override {
+    ++appends;
+    runs.insert(runs.end(), r.begin(), r.end());
+    records.insert(records.end(), k, k + n);
+  }
   void append_failure(const ConfigFailure& f) override { failures.push_back(f); }
   void close(const std::string& error) override {
     closed = true;

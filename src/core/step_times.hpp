@@ -1,7 +1,9 @@
 #pragma once
 // The host time of a profile() call's fixed steps (device, tool, NVML, journal, tables, ...), so
-// that what a call costs besides its runs is visible at DEBUG, step by step:
-//   "fixed cost (ms): device 0.01, metadata 0.31, tool 0.02, ..., total 4.20".
+// that what a call costs besides its runs is visible at DEBUG, step by step, with the page
+// faults of the steps that touched fresh memory (a fault costs microseconds on a VM):
+//   "fixed cost (ms): device 0.01, metadata 0.31, tool 0.02, ..., total 4.20; minor page faults
+//   (this thread): tables 180, total 260".
 
 #include <chrono>
 #include <string>
@@ -12,22 +14,36 @@ namespace kscope {
 
 class StepTimes {
  public:
-  StepTimes() : mark_(Clock::now()) {}
+  StepTimes() : mark_(Clock::now()), faults_(minor_faults()) {}
   /// Adds the time since the previous lap (or construction, or skip()) as step `name`.
   void lap(std::string name) {
     const auto now = Clock::now();
-    steps_.emplace_back(std::move(name), now - mark_);
+    const long faults = minor_faults();
+    steps_.push_back({std::move(name), now - mark_, faults - faults_});
     mark_ = now;
+    faults_ = faults;
   }
   /// Starts the next step now: the time since the previous lap belongs to no step (the runs).
-  void skip() { mark_ = Clock::now(); }
-  /// "fixed cost (ms): a 1.20, b 0.03, total 1.23".
+  void skip() {
+    mark_ = Clock::now();
+    faults_ = minor_faults();
+  }
+  /// "fixed cost (ms): a 1.20, b 0.03, total 1.23; minor page faults (this thread): a 40, total 41"
+  /// (the faults of steps with at least 10).
   [[nodiscard]] std::string summary() const;
 
  private:
   using Clock = std::chrono::steady_clock;
-  std::vector<std::pair<std::string, Clock::duration>> steps_;
+  /// The calling thread's minor page faults so far (0 where the system does not say).
+  static long minor_faults();
+  struct Step {
+    std::string name;
+    Clock::duration time;
+    long faults;
+  };
+  std::vector<Step> steps_;
   Clock::time_point mark_;
+  long faults_;
 };
 
 }  // namespace kscope

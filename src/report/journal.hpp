@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/run_sink.hpp"
@@ -72,7 +73,8 @@ class JournalWriter : public RunSink {
   void post(std::function<void()> task);
   void wait();  // the lines posted so far are written (rethrows what the thread threw)
   void write_now(std::string line);  // posts `line` and waits for it
-  void write_line(const std::string& line);  // the thread's (and the constructor's) write
+  void write_line(const std::string& line);  // the thread's writes: a line, flushed
+  void write_pieces(const std::vector<std::string_view>& pieces);  // a line of these pieces
   void stage(const std::vector<RunLog>& runs, const std::vector<RunTelemetry>* telemetry,
              const std::vector<PhaseSpan>& phases);  // the thread's
   // The thread's: the staged runs and `count` records at `records` as one "runs" line.

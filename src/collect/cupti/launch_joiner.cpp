@@ -16,13 +16,14 @@ void LaunchJoiner::add_launch(std::uint32_t correlation_id, LaunchInfo info) {
 std::vector<KernelRecord> LaunchJoiner::join(
     std::vector<KernelActivity> kernels,
     const std::function<void(const KernelActivity&, KernelRecord&)>& decorate) {
-  struct Joined {
+  struct Key {
     std::uint64_t launch_sequence;
     std::uint64_t start;
-    KernelRecord record;
   };
-  std::vector<Joined> joined;
-  joined.reserve(kernels.size());
+  std::vector<KernelRecord> out;
+  out.reserve(kernels.size());
+  std::vector<Key> keys;  // of out's records
+  keys.reserve(kernels.size());
   std::vector<std::uint32_t> matched;  // a graph launch's kernels share one: erased after all
   matched.reserve(kernels.size());
   {
@@ -36,7 +37,7 @@ std::vector<KernelRecord> LaunchJoiner::join(
                         " ns, end " + std::to_string(k.end) + " ns)");
       }
       matched.push_back(k.correlation_id);
-      KernelRecord r;
+      KernelRecord& r = out.emplace_back();
       r.annotation = it->second.annotation;
       auto name = base_names_.find(k.name);
       if (name == base_names_.end()) name = base_names_.emplace(k.name, kernel_base_name(k.name)).first;
@@ -49,26 +50,35 @@ std::vector<KernelRecord> LaunchJoiner::join(
       r.stream = k.stream;
       if (decorate) decorate(k, r);
       r.mangled = std::move(k.name);
-      joined.push_back({it->second.sequence, k.start, std::move(r)});
+      keys.push_back({it->second.sequence, k.start});
     }
     for (auto id : matched) launches_.erase(id);
   }
   // Kernels of one graph launch share its correlation id: order them by GPU start time. The
   // records mostly come in that order already, and sorting moves every record.
-  auto before = [](const Joined& a, const Joined& b) {
-    if (a.launch_sequence != b.launch_sequence) return a.launch_sequence < b.launch_sequence;
-    return a.start < b.start;
+  auto before = [&keys](std::size_t a, std::size_t b) {
+    if (keys[a].launch_sequence != keys[b].launch_sequence) {
+      return keys[a].launch_sequence < keys[b].launch_sequence;
+    }
+    return keys[a].start < keys[b].start;
   };
-  if (!std::is_sorted(joined.begin(), joined.end(), before)) {
-    std::stable_sort(joined.begin(), joined.end(), before);
+  std::vector<std::size_t> order(out.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (!std::is_sorted(order.begin(), order.end(), before)) {
+    std::stable_sort(order.begin(), order.end(), before);
+    std::vector<KernelRecord> sorted;
+    sorted.reserve(out.size());
+    for (const std::size_t i : order) sorted.push_back(std::move(out[i]));
+    out.swap(sorted);
+    std::vector<Key> sorted_keys;
+    sorted_keys.reserve(keys.size());
+    for (const std::size_t i : order) sorted_keys.push_back(keys[i]);
+    keys.swap(sorted_keys);
   }
-  std::vector<KernelRecord> out;
-  out.reserve(joined.size());
   std::uint64_t rank = 0;
-  for (std::size_t i = 0; i < joined.size(); ++i) {
-    rank = (i > 0 && joined[i].launch_sequence == joined[i - 1].launch_sequence) ? rank + 1 : 0;
-    joined[i].record.sequence = (joined[i].launch_sequence << 16) + rank;
-    out.push_back(std::move(joined[i].record));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    rank = (i > 0 && keys[i].launch_sequence == keys[i - 1].launch_sequence) ? rank + 1 : 0;
+    out[i].sequence = (keys[i].launch_sequence << 16) + rank;
   }
   return out;
 }

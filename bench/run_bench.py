@@ -519,6 +519,19 @@ def device_check(b: Bench) -> tuple[bool, str]:
     return True, ""
 
 
+PARTS = ("timing_overhead", "accuracy", "stability", "metrics", "python_overhead", "cold_regions",
+         "time_to_precision")
+
+
+def selected_parts(names: str | None) -> list:
+    """The parts named in --parts (all of them, in PARTS order, without it)."""
+    wanted = PARTS if not names else tuple(n.strip() for n in names.split(",") if n.strip())
+    unknown = [n for n in wanted if n not in PARTS]
+    if unknown:
+        raise SystemExit(f"run_bench.py: unknown part(s) {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
+    return [globals()[n] for n in PARTS if n in wanted]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build", help="CMake build folder with the bench/ targets")
@@ -526,6 +539,7 @@ def main() -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes; runs without a GPU")
     parser.add_argument("--results", help="append the dated entry to this RESULTS.md")
     parser.add_argument("--no-build", action="store_true", help="do not build the bench targets first")
+    parser.add_argument("--parts", help="comma-separated parts to run (default: all): " + ", ".join(PARTS))
     args = parser.parse_args()
     build = (ROOT / args.build).resolve()
     out = (ROOT / args.out).resolve()
@@ -537,10 +551,10 @@ def main() -> int:
     env = environment()
     print(f"[bench] {env['gpu']} | driver {env['driver']} | {env['cuda']} | ncu {env['ncu']}", flush=True)
     t0 = time.perf_counter()
+    parts = selected_parts(args.parts)
     ok, why = device_check(b)
     if ok:
-        for part in (timing_overhead, accuracy, stability, metrics, python_overhead, cold_regions,
-                     time_to_precision):
+        for part in parts:
             print(f"[bench] {part.__name__} ...", flush=True)
             try:
                 part(b)

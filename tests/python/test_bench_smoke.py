@@ -29,3 +29,13 @@ def test_smoke_mode_runs_and_reports(tmp_path: Path) -> None:
         assert "synthetic samples (no GPU)" in proc.stdout
     else:  # a GPU is there: the smoke sizes measured something real
         assert "1 timing overhead" in proc.stdout and "2 accuracy" in proc.stdout
+
+
+def test_an_unknown_part_stops_the_driver_before_any_work(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "bench/run_bench.py", "--smoke", "--no-build", "--build", str(BUILD),
+         "--out", str(tmp_path), "--parts", "metrics,timing"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode != 0
+    assert "unknown part(s) timing; the parts are timing_overhead, accuracy" in proc.stderr
+    assert not (tmp_path / "entry.md").exists()

@@ -67,6 +67,7 @@ void SerialWorker::loop() {
     } catch (...) {
       failed = std::current_exception();
     }
+    task = nullptr;  // what it captured goes before the lock is taken again
     lock.lock();
     running_task_ = false;
     if (failed && !failed_) {

@@ -36,9 +36,9 @@ JournalWriter::JournalWriter(const std::string& path, const Results::Data& heade
     throw Error("cannot write the journal '" + path + "': " + std::strerror(errno) +
                 ". Choose a writable output_prefix.");
   }
-  // The header (the options and every config: ~0.5 ms for 100 configs) is encoded on the
-  // journal's thread, its first line, while the session starts.
-  post([this, header] { write_line(to_text(header_json(header, "kscope.journal"))); });
+  // Written here, not on the journal's thread: a copy of the options would carry the caller's
+  // callbacks there (Python callables take the GIL when a copy goes).
+  write_line(to_text(header_json(header, "kscope.journal")));
 }
 
 JournalWriter::~JournalWriter() {

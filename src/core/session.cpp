@@ -19,10 +19,6 @@ namespace {
 // wall time, so configs shorter than the gap share a write.
 constexpr auto kJournalInterval = std::chrono::seconds(1);
 constexpr auto kConfigFlushGap = std::chrono::milliseconds(100);
-// Between writes, the runs finished so far go to the journal's thread while the device runs
-// the next run's work (Session::execute), so that handing them over costs the sweep nothing on
-// kernels longer than the hand-over, and their encoding overlaps the next runs instead of adding
-// to the write.
 
 // While run() runs: its info collectors are the Session's, and the registry's entry hook calls
 // them and then the run environment (the cache flush, last, right before the region opens).
@@ -110,7 +106,9 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     }
     phases_.lap(SessionPhases::kBenchmark);
     // What the benchmark launched still runs on the device: the earlier runs go to the journal's
-    // thread meanwhile, before the synchronisation waits for it.
+    // thread meanwhile, before the synchronisation waits for it, so that handing them over costs
+    // nothing on kernels longer than the hand-over, and their encoding overlaps the next runs
+    // instead of adding to the next write.
     if (out_) stage_runs(*out_);
     phases_.lap_tally(SessionPhases::kStaging);
     env_.synchronize();

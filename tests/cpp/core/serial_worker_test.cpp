@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <condition_variable>
 #include <future>
 #include <mutex>
@@ -97,6 +100,30 @@ TEST(SerialWorker, DestructionRunsWhatIsQueued) {
     for (int i = 0; i < 10; ++i) w.post([&ran] { ++ran; });
   }
   EXPECT_EQ(ran, 10);
+}
+
+// What a task captured goes before the worker takes its lock again: a capture whose destructor
+// waits for something (a Python callable takes the GIL) must not hold up everyone who queues.
+// Here the destructor queues a task itself, which blocked for good while the lock was held.
+TEST(SerialWorker, ATasksCapturesGoBeforeTheWorkerTakesItsLock) {
+  SerialWorker w;
+  std::promise<void> queued;
+  struct QueuesWhenItGoes {
+    SerialWorker* worker;
+    std::promise<void>* queued;
+    ~QueuesWhenItGoes() {
+      worker->defer([] {});
+      queued->set_value();
+    }
+  };
+  std::shared_ptr<QueuesWhenItGoes> guard(new QueuesWhenItGoes{&w, &queued});
+  w.post([guard] { (void)guard; });
+  guard.reset();  // the task's copy is the last one
+  if (queued.get_future().wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    std::fprintf(stderr, "the worker held its lock while a task's captures went: deadlock\n");
+    std::_Exit(1);  // the worker cannot be joined
+  }
+  w.wait();
 }
 
 }  // namespace

@@ -72,6 +72,24 @@ TEST_F(RunMonitorTest, TheFirstReadingIsTakenWhenTheSessionStarts) {
   EXPECT_EQ(r.taken_at, 1000.0);
 }
 
+TEST_F(RunMonitorTest, WithoutThermalControlTheThreadTakesTheFirstReadingAndRunZeroWaitsForIt) {
+  options_.thermal.mode = "off";
+  gpu_->query_time = std::chrono::milliseconds(5);  // a reading: six queries, 30 ms
+  const auto t0 = std::chrono::steady_clock::now();
+  auto m = make(10.0);  // a thread, and no second round within the test
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(25))
+      << "the session's thread took the first reading itself";
+  EXPECT_EQ(m->controller(), nullptr);
+  run(*m, RunId{0, 0, true});  // a warm-up run neither waits nor records
+  run(*m, RunId{0, 0, false});
+  ASSERT_EQ(m->telemetry().size(), 1u);
+  const RunTelemetry& t = m->telemetry().front();
+  ASSERT_TRUE(t.before && t.after) << "run 0 has the first reading";
+  EXPECT_EQ(t.before->sm_clock_mhz, 1000);
+  EXPECT_EQ(gpu_->reads.load(), 1);
+  EXPECT_EQ(gpu_->calls_from(std::this_thread::get_id()), 0) << "only the sampler's thread reads";
+}
+
 TEST_F(RunMonitorTest, RunsOnlyCopyTheLatestReading) {
   auto m = make();
   const int calls = gpu_->calls_from(std::this_thread::get_id());

@@ -93,7 +93,15 @@ class FakeEnvironment : public RunEnvironment {
 
 class RecordingSink : public RunSink {
  public:
-  void add_runs(std::vector<RunLog> r) override { runs.insert(runs.end(), r.begin(), r.end()); }
+  void add_runs(std::vector<RunLog> r) override {
+    if (events) {
+      for (const auto& log : r) {
+        events->push_back("add_runs " + std::to_string(log.run.config) + "." +
+                          std::to_string(log.run.run) + (log.run.warmup ? "w" : ""));
+      }
+    }
+    runs.insert(runs.end(), r.begin(), r.end());
+  }
   void append(const std::vector<RunLog>& r, const std::vector<KernelRecord>& k) override {
     ++appends;
     runs.insert(runs.end(), r.begin(), r.end());
@@ -115,6 +123,7 @@ class RecordingSink : public RunSink {
   std::vector<ConfigFailure> failures;
   bool closed = false;
   std::string close_error;
+  std::vector<std::string>* events = nullptr;  // add_runs appends one per run when set
 };
 
 /// A Session over the fakes above, with `Sink` as its journal: run() runs one sweep.

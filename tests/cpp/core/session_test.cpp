@@ -295,6 +295,24 @@ TEST(SessionTest, EveryPassIsPreparedBeforeItsEnvironmentAndItsRegions) {
             want);
 }
 
+TEST(SessionTest, FinishedRunsReachTheSinkWhileTheNextRunsKernelsRun) {
+  // Handing the runs finished so far to the journal happens after the benchmark returned and
+  // before the run's synchronisation (and so before the tool's after_run), while the device
+  // still runs what was launched; the run itself goes with the next one.
+  Harness h;
+  h.sink.events = &h.collector.events;
+  (void)h.run(silent(3), configs({1}), [](const Config&) { Annotation a("k"); });
+  const std::vector<std::string> want = {
+      "begin",      "prepare 0.0 p0",    "before_run 0.0 p0", "after_run",
+      "prepare 0.1 p0", "before_run 0.1 p0", "add_runs 0.0",   "after_run",
+      "prepare 0.2 p0", "before_run 0.2 p0", "add_runs 0.1",   "after_run"};
+  ASSERT_GE(h.collector.events.size(), want.size());
+  EXPECT_EQ(std::vector<std::string>(h.collector.events.begin(),
+                                     h.collector.events.begin() + static_cast<long>(want.size())),
+            want);
+  EXPECT_EQ(h.sink.runs.size(), 3u);  // the last run went with the final append
+}
+
 TEST(SessionTest, EveryRegionEntryReachesTheEnvironmentBeforeTheRegionOpens) {
   // cache_control "all": the flush happens at each annotated region's entry, in warm-up runs and
   // measured runs alike, and whatever it launches is not attributed to the region.

@@ -59,6 +59,9 @@ class Collector {
   [[nodiscard]] virtual bool flush_is_complete() const { return false; }
   /// After the last run: stop tracing and hand over the remaining records.
   [[nodiscard]] virtual std::vector<KernelRecord> end() = 0;
+  /// After end(): what the session's collection cost, one line for DEBUG ("" when nothing to
+  /// say). The Session prints it once the records are journaled, so a failing log loses none.
+  [[nodiscard]] virtual std::string cost_summary() const { return {}; }
   /// The session failed: stop tracing, leave the process usable. Must not throw.
   virtual void abort() noexcept {}
 };

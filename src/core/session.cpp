@@ -204,6 +204,9 @@ void Session::flush_to_sink(Output& out, bool final_records) {
   }
   phases_.lap(SessionPhases::kJournal);
   if (final_records && steps_) steps_->lap("last journal write");
+  if (final_records && log_.debug_enabled()) {
+    if (const std::string cost = collector_.cost_summary(); !cost.empty()) log_.debug(cost);
+  }
 }
 
 Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,

@@ -37,6 +37,7 @@ CuptiCollector::CuptiCollector(const Options& options) {
 
 void CuptiCollector::begin(const SessionInfo& info) {
   device_metrics_ = {};
+  cost_summary_.clear();
   if (needs_range_profiler(*info.options)) {
     path_ = std::make_unique<CounterCollector>(info);
     // Counter records get the device's launch__/device__attribute_ metrics (check_launch_metrics
@@ -45,8 +46,7 @@ void CuptiCollector::begin(const SessionInfo& info) {
     device_attributes_ = device_metrics_.empty() ? std::map<std::string, double>{}
                                                  : cuda::read_device_attributes(info.device);
   } else {
-    path_ = std::make_unique<TimingCollector>(launch_metrics(info.options->metrics),
-                                              Logger(*info.options));
+    path_ = std::make_unique<TimingCollector>(launch_metrics(info.options->metrics));
   }
 }
 
@@ -75,6 +75,7 @@ std::vector<KernelRecord> CuptiCollector::end() {
   std::vector<KernelRecord> out;
   try {
     out = path_ ? with_device_metrics(path_->end()) : std::vector<KernelRecord>{};
+    if (path_) cost_summary_ = path_->cost_summary();
   } catch (...) {
     abort();
     throw;

@@ -38,6 +38,7 @@ class CuptiCollector : public Collector {
   /// The timing path's flushes are complete; the range profiler decodes in batches.
   [[nodiscard]] bool flush_is_complete() const override;
   [[nodiscard]] std::vector<KernelRecord> end() override;
+  [[nodiscard]] std::string cost_summary() const override { return cost_summary_; }
   void abort() noexcept override;
 
  private:
@@ -46,6 +47,7 @@ class CuptiCollector : public Collector {
   std::unique_ptr<MeasurementPath> path_;  // between begin() and end()/abort()
   std::vector<std::string> device_metrics_;  // counter path: launch__sm_count, device__attribute_*
   std::map<std::string, double> device_attributes_;
+  std::string cost_summary_;  // the path's, taken at end()
 };
 
 }  // namespace kscope::cupti

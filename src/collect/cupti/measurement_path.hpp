@@ -3,6 +3,7 @@
 // records (TimingCollector) or hardware counters from the range profiler (CounterCollector).
 // CuptiCollector picks one in begin() and forwards the Session's calls to it.
 
+#include <string>
 #include <vector>
 
 #include "core/kernel_record.hpp"
@@ -33,6 +34,8 @@ class MeasurementPath {
   [[nodiscard]] virtual bool flush_is_complete() const { return false; }
   /// Stops everything and returns the remaining records.
   [[nodiscard]] virtual std::vector<KernelRecord> end() = 0;
+  /// After end(): Collector::cost_summary.
+  [[nodiscard]] virtual std::string cost_summary() const { return {}; }
   /// Stops everything without throwing.
   virtual void abort() noexcept = 0;
 };

@@ -11,8 +11,8 @@
 
 namespace kscope::cupti {
 
-TimingCollector::TimingCollector(std::vector<std::string> launch_metrics, std::optional<Logger> log)
-    : launch_metrics_(std::move(launch_metrics)), log_(std::move(log)) {
+TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
+    : launch_metrics_(std::move(launch_metrics)) {
   joiner_.clear();
   keep_cupti_until_exit();
   finish_timing_setup();  // CuptiCollector's constructor started it
@@ -54,18 +54,16 @@ void TimingCollector::add_launch_metrics(const KernelActivity& activity, KernelR
 
 std::vector<KernelRecord> TimingCollector::end() {
   auto out = flush();
-  if (log_ && log_->debug_enabled()) {
-    const ActivityTracer::FlushCost cost = ActivityTracer::instance().cost();
-    auto ms = [](std::chrono::steady_clock::duration d) {
-      return std::chrono::duration<double, std::milli>(d).count();
-    };
-    char line[192];
-    std::snprintf(line, sizeof line,
-                  "[cupti] the session's %zu flushes (ms): CUPTI's flush %.2f, of which decoding "
-                  "%.2f (%zu kernel records; decoding on CUPTI's thread included), joining %.2f",
-                  cost.flushes, ms(cost.flush), ms(cost.decode), cost.records, ms(join_));
-    log_->debug(line);
-  }
+  const ActivityTracer::FlushCost cost = ActivityTracer::instance().cost();
+  auto ms = [](std::chrono::steady_clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+  };
+  char line[192];
+  std::snprintf(line, sizeof line,
+                "[cupti] the session's %zu flushes (ms): CUPTI's flush %.2f, of which decoding "
+                "%.2f (%zu kernel records; decoding on CUPTI's thread included), joining %.2f",
+                cost.flushes, ms(cost.flush), ms(cost.decode), cost.records, ms(join_));
+  cost_summary_ = line;
   abort();
   return out;
 }

@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +12,6 @@
 #include "collect/cupti/launch_joiner.hpp"
 #include "collect/cupti/measurement_path.hpp"
 #include "collect/cupti/timing_observer.hpp"
-#include "core/logger.hpp"
 
 namespace kscope::cupti {
 
@@ -24,9 +22,7 @@ class TimingCollector : public MeasurementPath {
   /// client holds it. Every record gets
   /// `launch_metrics` (launch__*, device__attribute_*: launch_metrics.hpp) from its activity
   /// record and its device's attributes.
-  /// At `log`'s DEBUG, end() says what the session's flushes cost.
-  explicit TimingCollector(std::vector<std::string> launch_metrics = {},
-                           std::optional<Logger> log = std::nullopt);
+  explicit TimingCollector(std::vector<std::string> launch_metrics = {});
   ~TimingCollector() override;
   TimingCollector(const TimingCollector&) = delete;             // owns the CUPTI subscription
   TimingCollector& operator=(const TimingCollector&) = delete;  // owns the CUPTI subscription
@@ -36,14 +32,16 @@ class TimingCollector : public MeasurementPath {
   /// After the Session's synchronisation, a forced activity flush delivers every kernel.
   [[nodiscard]] bool flush_is_complete() const override { return true; }
   [[nodiscard]] std::vector<KernelRecord> end() override;
+  /// "[cupti] the session's N flushes (ms): CUPTI's flush, of which decoding, joining".
+  [[nodiscard]] std::string cost_summary() const override { return cost_summary_; }
   void abort() noexcept override;
 
  private:
   void add_launch_metrics(const KernelActivity& activity, KernelRecord& record);
 
   std::vector<std::string> launch_metrics_;
-  std::optional<Logger> log_;
   std::chrono::steady_clock::duration join_{};  // the session's joins so far
+  std::string cost_summary_;                    // made at end()
   std::map<int, std::map<std::string, double>> attributes_;  // by device, read on first use
   LaunchJoiner joiner_;
   TimingObserver timing_{&joiner_};

@@ -46,6 +46,7 @@ class FakeCollector : public Collector {
     return flush();
   }
   void abort() noexcept override { events.push_back("abort"); }
+  std::string cost_summary() const override { return cost; }
 
   /// What the benchmark calls instead of launching a kernel. A replaying tool measures a kernel
   /// over all passes of a run and delivers one record: the record is made in pass 0.
@@ -66,6 +67,7 @@ class FakeCollector : public Collector {
   int pass_ = 0;
   bool complete_flushes = true;  // flush() returns every record of the runs completed so far
   std::function<bool()> hold;    // when it returns true, flush() hands over nothing
+  std::string cost;              // what cost_summary() says
   std::vector<std::string> events;
   std::vector<KernelRecord> pending;
 };
@@ -108,6 +110,7 @@ class RecordingSink : public RunSink {
     records.insert(records.end(), k.begin(), k.end());
   }
   void append_last(const std::vector<RunLog>& r, const KernelRecord* k, std::size_t n) override {
+    if (events) events->push_back("append_last");
     ++appends;
     runs.insert(runs.end(), r.begin(), r.end());
     records.insert(records.end(), k, k + n);
@@ -123,7 +126,7 @@ class RecordingSink : public RunSink {
   std::vector<ConfigFailure> failures;
   bool closed = false;
   std::string close_error;
-  std::vector<std::string>* events = nullptr;  // add_runs appends one per run when set
+  std::vector<std::string>* events = nullptr;  // add_runs (one per run) and append_last, when set
 };
 
 /// A Session over the fakes above, with `Sink` as its journal: run() runs one sweep.

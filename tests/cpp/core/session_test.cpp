@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -311,6 +313,36 @@ TEST(SessionTest, FinishedRunsReachTheSinkWhileTheNextRunsKernelsRun) {
                                      h.collector.events.begin() + static_cast<long>(want.size())),
             want);
   EXPECT_EQ(h.sink.runs.size(), 3u);  // the last run went with the final append
+}
+
+TEST(SessionTest, TheToolsCostLineIsPrintedAtDebugOnceTheLastRecordsAreHandedOver) {
+  // A log callback that fails (Python's sys.stdout) must not lose the last records: the tool's
+  // DEBUG line comes after they reached the journal.
+  testing::FakeCollector collector;
+  collector.cost = "[fake] the session's flushes cost 1 ms";
+  testing::FakeEnvironment env;
+  testing::RecordingSink sink;
+  std::vector<std::string> events;
+  sink.events = &events;
+  Options o = silent(2);
+  o.verbosity = Verbosity::kDebug;
+  o.log = [&events](std::string_view text) {
+    if (text.find("[fake] the session's flushes cost 1 ms") != std::string_view::npos) {
+      events.emplace_back("cost line");
+    }
+  };
+  const Logger log(o);
+  Session session(collector, env, &sink, log);
+  const SessionInfo info{"t", 0, 1, &o, 0, "/tmp/"};
+  (void)session.run(info, configs({1}), [&collector](const Config&) {
+    Annotation a("k");
+    collector.launch("k", 1.0);
+  });
+  const auto last = std::find(events.begin(), events.end(), "append_last");
+  ASSERT_NE(last, events.end());
+  EXPECT_EQ(std::count(events.begin(), events.end(), "cost line"), 1);
+  EXPECT_NE(std::find(last, events.end(), "cost line"), events.end());
+  EXPECT_EQ(sink.records.size(), 2u);
 }
 
 TEST(SessionTest, EveryRegionEntryReachesTheEnvironmentBeforeTheRegionOpens) {

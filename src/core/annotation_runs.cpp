@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/kernel_name.hpp"
+#include "core/sort_if_needed.hpp"
 
 namespace kscope {
 namespace {
@@ -37,14 +38,6 @@ class IgnoreList {
   const std::vector<std::string>& patterns_;
   std::map<std::pair<std::string_view, std::string_view>, bool> verdicts_;  // views of records
 };
-
-// `items` in the order `before` gives, stably; most often they are already.
-template <class T, class Less>
-void stable_sort_if_needed(std::vector<T>& items, Less before) {
-  if (!std::is_sorted(items.begin(), items.end(), before)) {
-    std::stable_sort(items.begin(), items.end(), before);
-  }
-}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "core/annotation_runs.hpp"
 #include "core/extraction.hpp"
 #include "core/progress.hpp"
+#include "core/sort_if_needed.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -164,7 +165,7 @@ void Session::check_kernel_counts(const std::vector<KernelRecord>& records,
   std::vector<RunId> finished;
   finished.reserve(runs.size());
   for (const auto& log : runs) finished.push_back(log.run);
-  if (!std::is_sorted(finished.begin(), finished.end())) std::sort(finished.begin(), finished.end());
+  stable_sort_if_needed(finished, [](const RunId& a, const RunId& b) { return a < b; });
   for (auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) {
     a.order.erase(std::remove_if(a.order.begin(), a.order.end(),
                                  [&](const RunId& r) {

@@ -55,24 +55,25 @@ std::vector<KernelRecord> LaunchJoiner::join(
     for (auto id : matched) launches_.erase(id);
   }
   // Kernels of one graph launch share its correlation id: order them by GPU start time. The
-  // records mostly come in that order already, and sorting moves every record.
-  auto before = [&keys](std::size_t a, std::size_t b) {
-    if (keys[a].launch_sequence != keys[b].launch_sequence) {
-      return keys[a].launch_sequence < keys[b].launch_sequence;
-    }
-    return keys[a].start < keys[b].start;
+  // records mostly come in that order already; otherwise an index is sorted and both follow it.
+  auto before = [](const Key& a, const Key& b) {
+    if (a.launch_sequence != b.launch_sequence) return a.launch_sequence < b.launch_sequence;
+    return a.start < b.start;
   };
-  std::vector<std::size_t> order(out.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (!std::is_sorted(order.begin(), order.end(), before)) {
-    std::stable_sort(order.begin(), order.end(), before);
+  if (!std::is_sorted(keys.begin(), keys.end(), before)) {
+    std::vector<std::size_t> order(out.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return before(keys[a], keys[b]); });
     std::vector<KernelRecord> sorted;
     sorted.reserve(out.size());
-    for (const std::size_t i : order) sorted.push_back(std::move(out[i]));
-    out.swap(sorted);
     std::vector<Key> sorted_keys;
     sorted_keys.reserve(keys.size());
-    for (const std::size_t i : order) sorted_keys.push_back(keys[i]);
+    for (const std::size_t i : order) {
+      sorted.push_back(std::move(out[i]));
+      sorted_keys.push_back(keys[i]);
+    }
+    out.swap(sorted);
     keys.swap(sorted_keys);
   }
   std::uint64_t rank = 0;

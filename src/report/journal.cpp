@@ -68,9 +68,13 @@ void JournalWriter::wait() {
   if (worker_) worker_->wait();
 }
 
+std::optional<std::vector<RunTelemetry>> JournalWriter::telemetry_since_last() const {
+  if (!telemetry_source_) return std::nullopt;
+  return telemetry_source_();
+}
+
 void JournalWriter::add_runs(std::vector<RunLog> runs) {
-  std::optional<std::vector<RunTelemetry>> telemetry;
-  if (telemetry_source_) telemetry = telemetry_source_();
+  std::optional<std::vector<RunTelemetry>> telemetry = telemetry_since_last();
   // Deferred: the journal's thread encodes them when it next looks (within kDeferLatency), so
   // that the sweep's thread pays no wake-up per config (~10 us on a 2-core machine).
   worker().defer([this, runs = std::move(runs), telemetry = std::move(telemetry),
@@ -97,28 +101,27 @@ void JournalWriter::stage(const std::vector<RunLog>& runs, const std::vector<Run
 
 void JournalWriter::append(const std::vector<RunLog>& runs,
                            const std::vector<KernelRecord>& records) {
-  if (telemetry_source_) {
-    append(runs, records, telemetry_source_());
-  } else {
-    append(runs, records, std::nullopt);
-  }
+  append(runs, records, telemetry_since_last());
 }
 
 void JournalWriter::append(const std::vector<RunLog>& runs,
                            const std::vector<KernelRecord>& records,
                            const std::optional<std::vector<RunTelemetry>>& telemetry) {
-  post([this, runs, records, telemetry, phases = std::exchange(phases_, {})] {
-    stage(runs, telemetry ? &*telemetry : nullptr, phases);
-    write_runs_line(records.data(), records.size());
-  });
+  auto copy = std::make_shared<const std::vector<KernelRecord>>(records);
+  post_runs_line(runs, telemetry, copy->data(), copy->size(), copy);
 }
 
 void JournalWriter::append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
                                 std::size_t count) {
-  std::optional<std::vector<RunTelemetry>> telemetry;
-  if (telemetry_source_) telemetry = telemetry_source_();
-  post([this, runs, records, count, telemetry = std::move(telemetry),
-        phases = std::exchange(phases_, {})] {
+  post_runs_line(runs, telemetry_since_last(), records, count, nullptr);
+}
+
+void JournalWriter::post_runs_line(std::vector<RunLog> runs,
+                                   std::optional<std::vector<RunTelemetry>> telemetry,
+                                   const KernelRecord* records, std::size_t count,
+                                   std::shared_ptr<const void> owner) {
+  post([this, runs = std::move(runs), telemetry = std::move(telemetry), records, count,
+        owner = std::move(owner), phases = std::exchange(phases_, {})] {
     stage(runs, telemetry ? &*telemetry : nullptr, phases);
     write_runs_line(records, count);
   });

@@ -77,6 +77,13 @@ class JournalWriter : public RunSink {
   void write_pieces(const std::vector<std::string_view>& pieces);  // a line of these pieces
   void stage(const std::vector<RunLog>& runs, const std::vector<RunTelemetry>* telemetry,
              const std::vector<PhaseSpan>& phases);  // the thread's
+  // What telemetry_source_ recorded since its previous call; nullopt without a source.
+  [[nodiscard]] std::optional<std::vector<RunTelemetry>> telemetry_since_last() const;
+  // Posts a "runs" line of `runs` (and those staged) with the `count` records at `records`,
+  // which `owner` keeps alive (null: the caller does, append_last).
+  void post_runs_line(std::vector<RunLog> runs, std::optional<std::vector<RunTelemetry>> telemetry,
+                      const KernelRecord* records, std::size_t count,
+                      std::shared_ptr<const void> owner);
   // The thread's: the staged runs and `count` records at `records` as one "runs" line.
   void write_runs_line(const KernelRecord* records, std::size_t count);
 

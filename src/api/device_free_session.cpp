@@ -33,6 +33,7 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   const Logger log(opt);
   SweepPlan plan = plan_sweep(name, configs, opt, log, base_prefix);
   InProcessTool tool;
+  tool.steps = StepTimes(log.debug_enabled());
   tool.metadata.gpu = "none (CPU test session)";
   tool.metadata.host = "localhost";
   tool.metadata.tool = options.tool;

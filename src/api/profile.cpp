@@ -51,7 +51,7 @@ bool device_available(std::string* reason) { return cuda::device_available(reaso
 
 Results profile(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
                 const Options& options) {
-  StepTimes steps;
+  StepTimes steps(options.verbosity >= Verbosity::kDebug);  // page faults only for DEBUG
   Options opt = options;
   for (auto& m : opt.metrics) m = strip(m);
   opt.validate();

@@ -6,7 +6,8 @@
 
 namespace kscope {
 
-long StepTimes::minor_faults() {
+long StepTimes::minor_faults() const {
+  if (!count_faults_) return 0;
 #ifdef RUSAGE_THREAD
   rusage usage{};
   if (getrusage(RUSAGE_THREAD, &usage) == 0) return usage.ru_minflt;

@@ -14,7 +14,9 @@ namespace kscope {
 
 class StepTimes {
  public:
-  StepTimes() : mark_(Clock::now()), faults_(minor_faults()) {}
+  /// `count_faults`: also count each step's page faults (a system call per lap: for DEBUG).
+  explicit StepTimes(bool count_faults = false)
+      : count_faults_(count_faults), mark_(Clock::now()), faults_(minor_faults()) {}
   /// Adds the time since the previous lap (or construction, or skip()) as step `name`.
   void lap(std::string name) {
     const auto now = Clock::now();
@@ -34,13 +36,15 @@ class StepTimes {
 
  private:
   using Clock = std::chrono::steady_clock;
-  /// The calling thread's minor page faults so far (0 where the system does not say).
-  static long minor_faults();
+  /// The calling thread's minor page faults so far (0 when not counted or the system does not
+  /// say).
+  [[nodiscard]] long minor_faults() const;
   struct Step {
     std::string name;
     Clock::duration time;
     long faults;
   };
+  bool count_faults_;
   std::vector<Step> steps_;
   Clock::time_point mark_;
   long faults_;

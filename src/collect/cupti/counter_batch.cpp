@@ -135,6 +135,11 @@ void CounterBatch::discard(bool stop_first) noexcept {
   }
 }
 
+void CounterBatch::leave_images_with_profiler() noexcept {
+  profiler_.hold_images(std::move(setup_.config), std::move(image_));
+  capacity_ = 0;
+}
+
 std::vector<KernelRecord> CounterBatch::take_records() {
   std::lock_guard<std::mutex> lock(records_mu_);
   std::vector<KernelRecord> out;

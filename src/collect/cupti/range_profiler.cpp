@@ -8,6 +8,7 @@
 
 #include "collect/cupti/cupti_check.hpp"
 #include "collect/cupti/cupti_params.hpp"
+#include "collect/cupti/profiler_device.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -66,6 +67,7 @@ void RangeProfiler::disable() {
   auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
   p.pRangeProfilerObject = object(object_);
   object_ = nullptr;
+  const CurrentContext current(context_);  // a kept object is disabled on the keeper's thread
   KSCOPE_RP_TIMED("cuptiRangeProfilerDisable", cuptiRangeProfilerDisable(&p));
 }
 
@@ -121,6 +123,8 @@ void RangeProfiler::set_config(const std::vector<std::uint8_t>& config,
   p.targetNestingLevel = 1;
   KSCOPE_RP_TIMED("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&p));
   configured_ranges_ = mode.max_ranges;
+  std::vector<std::uint8_t>().swap(held_config_);  // CUPTI points to the new images now
+  std::vector<std::uint8_t>().swap(held_counter_data_);
 }
 
 void RangeProfiler::start() {

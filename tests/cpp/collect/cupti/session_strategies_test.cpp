@@ -31,6 +31,8 @@ class FakeProfiler : public RangeProfilerApi {
  public:
   explicit FakeProfiler(std::vector<std::string>& events, std::size_t passes = 1)
       : events_(events), passes_(passes) {}
+  void start_session(Trace) override {}
+  void hold_images(std::vector<std::uint8_t>, std::vector<std::uint8_t>) override {}
   void set_tracing(bool) override {}
   std::size_t range_capacity() const override { return capacity_; }
   void reenable() override {

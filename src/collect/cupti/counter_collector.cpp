@@ -126,8 +126,11 @@ void CounterCollector::shutdown() noexcept {
     hooked_ = false;
   }
   strategy_.reset();
+  // Disable before the batch's images go: CUPTI keeps pointing to them until then (on the H200,
+  // after a Disable that ran once their memory was reused, the next object's first Start failed
+  // with CUPTI_ERROR_UNKNOWN; 2026-12-01).
+  profiler_.reset();  // cuptiRangeProfilerDisable
   batch_.reset();
-  profiler_.reset();    // cuptiRangeProfilerDisable
   checkpoint_.reset();  // frees the saved memory
 }
 

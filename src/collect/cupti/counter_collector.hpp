@@ -66,10 +66,12 @@ class CounterCollector : public MeasurementPath {
   Logger log_;
   CollectionPlan plan_;
   std::unique_ptr<ProfilerHost> host_;  // holds the metric set; evaluates
+  // Declared before the profiler, so that the profiler's Disable (also when the constructor
+  // throws) runs while the batch's config and counter data images, which CUPTI points to, exist.
+  std::unique_ptr<CounterBatch> batch_;
   std::unique_ptr<RangeProfiler> profiler_;
   std::unique_ptr<CuptiCheckpoint> checkpoint_;  // checkpoint replay only
   std::unique_ptr<LaunchLog> launches_;
-  std::unique_ptr<CounterBatch> batch_;
   std::unique_ptr<SessionStrategy> strategy_;
   LaunchCallbacks callbacks_;
   bool hooked_ = false;

@@ -121,6 +121,7 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     case SessionScope::kRun: strategy_ = std::make_unique<RunSessions>(tools, checkpoint_.get()); break;
   }
   if (kept) {
+    batch_->adopt_profiler_images();
     log_.debug("cupti metrics: the range profiler kept by the previous session is reused (" +
                std::to_string(first_ranges) + " ranges per pass): no Enable, no first session");
   } else {

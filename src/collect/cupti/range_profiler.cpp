@@ -123,8 +123,6 @@ void RangeProfiler::set_config(const std::vector<std::uint8_t>& config,
   p.targetNestingLevel = 1;
   KSCOPE_RP_TIMED("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&p));
   configured_ranges_ = mode.max_ranges;
-  std::vector<std::uint8_t>().swap(held_config_);  // CUPTI points to the new images now
-  std::vector<std::uint8_t>().swap(held_counter_data_);
 }
 
 void RangeProfiler::start() {

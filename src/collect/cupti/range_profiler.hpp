@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collect/cupti/range_profiler_api.hpp"
@@ -44,10 +45,8 @@ class RangeProfiler : public RangeProfilerApi {
   [[nodiscard]] std::size_t counter_data_size(const std::vector<const char*>& metrics,
                                               std::size_t max_ranges) override;
   void initialize_image(std::vector<std::uint8_t>& image) override;
-  void hold_images(std::vector<std::uint8_t> config, std::vector<std::uint8_t> counter_data) override {
-    held_config_ = std::move(config);
-    held_counter_data_ = std::move(counter_data);
-  }
+  void hold_images(Images images) override { held_ = std::move(images); }
+  [[nodiscard]] Images take_images() override { return std::exchange(held_, Images{}); }
   void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& image,
                   const Mode& mode) override;
   void start() override;
@@ -74,8 +73,7 @@ class RangeProfiler : public RangeProfilerApi {
   Trace trace_;
   bool tracing_ = false;
   std::map<std::string, StepTime> steps_;
-  // hold_images(): destroyed after the destructor's Disable.
-  std::vector<std::uint8_t> held_config_, held_counter_data_;
+  Images held_;  // hold_images(): destroyed after the destructor's Disable
 };
 
 }  // namespace kscope::cupti

@@ -55,10 +55,18 @@ class RangeProfilerApi {
                                                       std::size_t max_ranges) = 0;
   /// (Re)initialises a counter data image: needed before every SetConfig that uses it.
   virtual void initialize_image(std::vector<std::uint8_t>& image) = 0;
-  /// Keeps the config and counter data images of the last SetConfig for as long as the object
-  /// lives or until the next SetConfig: CUPTI keeps pointing to them, also in Disable, after the
-  /// batch that made them is gone (a kept object; the end of a session).
-  virtual void hold_images(std::vector<std::uint8_t> config, std::vector<std::uint8_t> counter_data) = 0;
+  /// The config and counter data images an object was set up with: CUPTI keeps pointing to them
+  /// until Disable, and an object reused by a later session must be given the same buffers again
+  /// (on the H200 a kept object configured with new buffers crashed the process).
+  struct Images {
+    std::vector<std::uint8_t> config;
+    std::vector<std::uint8_t> counter_data;
+  };
+  /// Keeps `images` (the last SetConfig's) for as long as the object lives, or until
+  /// take_images(): when the batch that made them ends before the object.
+  virtual void hold_images(Images images) = 0;
+  /// The images hold_images() kept (empty when none), for the next session's batch.
+  [[nodiscard]] virtual Images take_images() = 0;
   /// SetConfig for pass 0 (one nesting level).
   virtual void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& image,
                           const Mode& mode) = 0;

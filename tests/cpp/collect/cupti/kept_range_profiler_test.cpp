@@ -34,7 +34,8 @@ class FakeObject : public RangeProfilerApi {
     ++d_.count;
   }
   void start_session(Trace trace) override { has_trace = trace != nullptr; }
-  void hold_images(std::vector<std::uint8_t>, std::vector<std::uint8_t>) override {}
+  void hold_images(Images) override {}
+  Images take_images() override { return {}; }
   void set_tracing(bool) override {}
   std::size_t range_capacity() const override { return 32; }
   void reenable() override {}

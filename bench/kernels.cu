@@ -3,11 +3,13 @@
 //   kscope_bench_kernels --kernel vadd|fma --sizes 1048576,8388608 [--runs 10] [--tool cupti]
 //       [--cache all|none] [--metrics a,b] [--metric-replay checkpoint|application|kernel]
 //       [--duration-source activity|profiler] [--events]
-//       [--debug] [--sessions N] --out results.json
+//       [--debug] [--sessions N] [--keep-counters S] --out results.json
 // vadd: c = a + b over `size` floats (12 bytes per element). fma: 528 blocks of 256 threads,
 // each thread runs `size` iterations of two dependent FMAs. --events times every launch with
 // CUDA events instead (no kscope) and writes {"kernel", "sizes", "events_ns": [[...], ...]}.
-// --sessions N calls profile() N times in the process and writes the last call's results.
+// --sessions N calls profile() N times in the process and writes the last call's results;
+// --keep-counters S sets KSCOPE_KEEP_COUNTERS_S (a metrics call keeps its range profiler for the
+// next).
 #include <kscope/kscope.hpp>
 
 #include <algorithm>
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
     else if (arg == "--metrics") metrics = parse_names(value);
     else if (arg == "--metric-replay") metric_replay = value;
     else if (arg == "--duration-source") duration_source = value;
+    else if (arg == "--keep-counters") setenv("KSCOPE_KEEP_COUNTERS_S", value, 1);
     else if (arg == "--out") out = value;
     else { std::fprintf(stderr, "unknown argument %s\n", arg.c_str()); return 2; }
     ++i;

@@ -135,6 +135,22 @@ void CounterBatch::discard(bool stop_first) noexcept {
   }
 }
 
+void CounterBatch::leave_images_with_profiler() noexcept {
+  profiler_.hold_images({std::move(setup_.config), std::move(image_)});
+  capacity_ = 0;
+}
+
+void CounterBatch::adopt_profiler_images() {
+  auto images = profiler_.take_images();
+  if (images.counter_data.empty() || images.config != setup_.config) {
+    throw ToolError("The kept CUPTI range profiler holds no images for this metric set. Report this "
+                    "with a DEBUG log (verbosity kDebug); KSCOPE_KEEP_COUNTERS_S=0 avoids it.");
+  }
+  setup_.config = std::move(images.config);
+  image_ = std::move(images.counter_data);
+  capacity_ = profiler_.range_capacity();  // the image was sized for it: size_image() keeps it
+}
+
 std::vector<KernelRecord> CounterBatch::take_records() {
   std::lock_guard<std::mutex> lock(records_mu_);
   std::vector<KernelRecord> out;

@@ -67,6 +67,13 @@ class CounterBatch {
   /// Forgets the open batch (Stop first when `stop_first`), leaving the profiler ready for the
   /// next SetConfig. Never throws.
   void discard(bool stop_first) noexcept;
+  /// Hands the config and counter data images to the profiler (hold_images), which CUPTI still
+  /// points to: before the batch goes and the profiler stays (kept) or is disabled. The batch is
+  /// not used after it.
+  void leave_images_with_profiler() noexcept;
+  /// Takes back the images a kept profiler holds (the same metric set: its config bytes equal
+  /// this batch's), so that its sessions use the buffers it was set up with.
+  void adopt_profiler_images();
   /// Records decoded so far; thread-safe (annotation sessions decode on the annotation thread).
   [[nodiscard]] std::vector<KernelRecord> take_records();
 

@@ -8,6 +8,7 @@
 #include "collect/cupti/annotation_sessions.hpp"
 #include "collect/cupti/counter_batch.hpp"
 #include "collect/cupti/cupti_checkpoint.hpp"
+#include "collect/cupti/kept_range_profiler.hpp"
 #include "collect/cupti/launch_log.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
 #include "collect/cupti/metric_catalog.hpp"
@@ -48,6 +49,7 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
              format_significant(std::chrono::duration<double, std::milli>(now - t).count(), 4) + " ms";
     t = now;
   };
+  keep_seconds_ = keep_counters_seconds();  // a bad value is an error before any set-up
   keep_cupti_until_exit();
   settle_timing_setup();
   ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
@@ -94,8 +96,18 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     checkpoint_ = std::make_unique<CuptiCheckpoint>(context);
     step("checkpoint library");
   }
-  profiler_ = std::make_unique<RangeProfiler>(context, [this](std::string_view line) { log_.debug(line); });
-  step("enable");
+  const std::size_t first_ranges = first_session_ranges(plan_, info.num_configs, opt.runs);
+  key_ = ProfilerKey{context, plan_.user_range, plan_.kernel_replay, first_ranges, config};
+  RangeProfilerApi::Trace trace = [this](std::string_view line) { log_.debug(line); };
+  profiler_ = take_range_profiler(key_);
+  const bool kept = profiler_ != nullptr;
+  if (kept) {
+    profiler_->start_session(std::move(trace));
+    step("kept range profiler");
+  } else {
+    profiler_ = std::make_unique<RangeProfiler>(context, std::move(trace));
+    step("enable");
+  }
   launches_ = std::make_unique<LaunchLog>(context);
   batch_ = std::make_unique<CounterBatch>(
       *profiler_, *host_,
@@ -108,8 +120,14 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     case SessionScope::kAnnotation: strategy_ = std::make_unique<AnnotationSessions>(tools); break;
     case SessionScope::kRun: strategy_ = std::make_unique<RunSessions>(tools, checkpoint_.get()); break;
   }
-  batch_->prime(first_session_ranges(plan_, info.num_configs, opt.runs));
-  step("first (empty) session");
+  if (kept) {
+    batch_->adopt_profiler_images();
+    log_.debug("cupti metrics: the range profiler kept by the previous session is reused (" +
+               std::to_string(first_ranges) + " ranges per pass): no Enable, no first session");
+  } else {
+    batch_->prime(first_ranges);
+    step("first (empty) session");
+  }
   log_.debug("cupti metrics set-up: " + setup);
   callbacks_.subscribe(launches_.get());
   listener_token_ = AnnotationRegistry::instance().add_listener(
@@ -126,11 +144,17 @@ void CounterCollector::shutdown() noexcept {
     hooked_ = false;
   }
   strategy_.reset();
-  // Disable before the batch's images go: CUPTI keeps pointing to them until then (on the H200,
-  // after a Disable that ran once their memory was reused, the next object's first Start failed
-  // with CUPTI_ERROR_UNKNOWN; 2026-12-01).
-  profiler_.reset();  // cuptiRangeProfilerDisable
+  if (batch_) batch_->leave_images_with_profiler();  // alive until the profiler's Disable
   batch_.reset();
+  if (keep_ && profiler_) {
+    try {
+      keep_range_profiler(std::move(profiler_), std::move(key_), keep_seconds_);
+    } catch (...) {
+      // Not kept: disabled below.
+    }
+  }
+  keep_ = false;
+  profiler_.reset();    // cuptiRangeProfilerDisable
   checkpoint_.reset();  // frees the saved memory
 }
 
@@ -177,9 +201,24 @@ std::vector<KernelRecord> CounterCollector::end() {
   }
   auto records = batch_->take_records();
   auto launches = std::move(launches_);  // the pending error outlives the shutdown
+  keep_ = decide_keeping(launches->failed());
   shutdown();
   launches->rethrow();
   return records;
+}
+
+bool CounterCollector::decide_keeping(bool failed) const {
+  if (keep_seconds_ <= 0 || failed) return false;
+  if (profiler_->range_capacity() != key_.ranges) {
+    log_.debug("cupti metrics: the range profiler is not kept: it grew to " +
+               std::to_string(profiler_->range_capacity()) + " ranges per pass during the sweep");
+    return false;
+  }
+  log_.debug("cupti metrics: the range profiler stays enabled for " +
+             format_significant(keep_seconds_, 4) +
+             " s (KSCOPE_KEEP_COUNTERS_S) for the next metrics sweep of this shape; until then "
+             "no other process can profile this GPU's counters");
+  return true;
 }
 
 void CounterCollector::abort() noexcept {

@@ -12,13 +12,15 @@
 // to minimise is the number of CUPTI Start..Stop pairs (about 13 ms each with user replay on the
 // H200); decoding is cheap, and several sessions append their ranges to one image.
 // Set-up ends with an empty session whose first Start (the expensive one, which also fixes how
-// many ranges a pass holds; see RangeProfiler) happens before any run.
+// many ranges a pass holds; see RangeProfiler) happens before any run, unless the previous
+// session kept its object for this one (KSCOPE_KEEP_COUNTERS_S, kept_range_profiler.hpp).
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "collect/cupti/collection_plan.hpp"
+#include "collect/cupti/kept_range_profiler.hpp"
 #include "collect/cupti/launch_callbacks.hpp"
 #include "collect/cupti/measurement_path.hpp"
 #include "core/collector.hpp"
@@ -30,16 +32,16 @@ class CounterBatch;
 class CuptiCheckpoint;
 class LaunchLog;
 class ProfilerHost;
-class RangeProfiler;
 class SessionStrategy;
 
 class CounterCollector : public MeasurementPath {
  public:
   /// Checks the device, validates the metric names against its chip's catalogue (before any
   /// run), builds the config, loads the checkpoint library for checkpoint replay, enables the
-  /// range profiler on the device's primary context, runs its expensive first session (empty,
-  /// sized for the sweep) and hooks the launch callbacks and annotation listener. Throws on any
-  /// failure, leaving nothing enabled.
+  /// range profiler on the device's primary context and runs its expensive first session (empty,
+  /// sized for the sweep), or reuses the object the previous session kept for this metric set and
+  /// shape, and hooks the launch callbacks and annotation listener. Throws on any failure,
+  /// leaving nothing enabled.
   explicit CounterCollector(const SessionInfo& info);
   ~CounterCollector() override;
   CounterCollector(const CounterCollector&) = delete;             // owns CUPTI state
@@ -54,7 +56,9 @@ class CounterCollector : public MeasurementPath {
   /// Records decoded so far (a spanning session is decoded here when old or when a run did not
   /// finish).
   [[nodiscard]] std::vector<KernelRecord> flush() override;
-  /// Stops everything, prints the cost summary at DEBUG and returns the remaining records.
+  /// Stops everything, prints the cost summary at DEBUG, keeps the range profiler for the next
+  /// session when KSCOPE_KEEP_COUNTERS_S asks for it and the sweep ended cleanly, and returns the
+  /// remaining records.
   [[nodiscard]] std::vector<KernelRecord> end() override;
   /// Stops everything without throwing.
   void abort() noexcept override;
@@ -62,14 +66,19 @@ class CounterCollector : public MeasurementPath {
  private:
   void on_annotation(bool entering, const std::string& name) noexcept;
   void shutdown() noexcept;
+  // Whether end() keeps the range profiler (says why at DEBUG).
+  [[nodiscard]] bool decide_keeping(bool failed) const;
 
   Logger log_;
   CollectionPlan plan_;
   std::unique_ptr<ProfilerHost> host_;  // holds the metric set; evaluates
-  // Declared before the profiler, so that the profiler's Disable (also when the constructor
-  // throws) runs while the batch's config and counter data images, which CUPTI points to, exist.
+  // Before the profiler: when the constructor throws, the profiler's Disable runs while the
+  // batch's images, which CUPTI points to, still exist.
   std::unique_ptr<CounterBatch> batch_;
-  std::unique_ptr<RangeProfiler> profiler_;
+  std::unique_ptr<RangeProfilerApi> profiler_;
+  ProfilerKey key_;           // what a kept object is reused for
+  double keep_seconds_ = 0;   // KSCOPE_KEEP_COUNTERS_S
+  bool keep_ = false;         // end() succeeded and keeps: shutdown() hands the object over
   std::unique_ptr<CuptiCheckpoint> checkpoint_;  // checkpoint replay only
   std::unique_ptr<LaunchLog> launches_;
   std::unique_ptr<SessionStrategy> strategy_;

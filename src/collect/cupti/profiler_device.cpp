@@ -66,6 +66,31 @@ void* primary_context(int device) {
   return ctx;
 }
 
+CurrentContext::CurrentContext(void* context) noexcept {
+  using GetCurrent = CUresult (*)(CUcontext*);
+  using Push = CUresult (*)(CUcontext);
+  try {
+    static const auto get_current = driver_entry_point<GetCurrent>("cuCtxGetCurrent");
+    static const auto push = driver_entry_point<Push>("cuCtxPushCurrent");
+    CUcontext now = nullptr;
+    if (get_current(&now) == CUDA_SUCCESS && now == static_cast<CUcontext>(context)) return;
+    pushed_ = push(static_cast<CUcontext>(context)) == CUDA_SUCCESS;
+  } catch (...) {
+    // No entry point: CUPTI's call runs with the thread's context as it is.
+  }
+}
+
+CurrentContext::~CurrentContext() {
+  if (!pushed_) return;
+  using Pop = CUresult (*)(CUcontext*);
+  try {
+    static const auto pop = driver_entry_point<Pop>("cuCtxPopCurrent");
+    CUcontext popped = nullptr;
+    (void)pop(&popped);
+  } catch (...) {
+  }
+}
+
 void check_device_supported(int device) {
   using DeviceGet = CUresult (*)(CUdevice*, int);
   static const auto device_get = driver_entry_point<DeviceGet>("cuDeviceGet");

@@ -17,6 +17,19 @@ void initialize_profiler();
 /// (a CUcontext). Throws kscope::Error when the driver entry point is missing.
 [[nodiscard]] void* primary_context(int device);
 
+/// Makes `context` (a CUcontext) current on this thread for the object's life and restores the
+/// one before (nothing when it is current already, or when the driver refuses). Does not throw.
+class CurrentContext {
+ public:
+  explicit CurrentContext(void* context) noexcept;
+  ~CurrentContext();
+  CurrentContext(const CurrentContext&) = delete;
+  CurrentContext& operator=(const CurrentContext&) = delete;
+
+ private:
+  bool pushed_ = false;
+};
+
 /// Throws NotSupportedError saying why (architecture, SLI, vGPU profiling disabled, confidential
 /// computing, CMP, WSL) when the range profiler cannot profile `device`.
 void check_device_supported(int device);

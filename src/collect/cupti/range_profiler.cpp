@@ -8,6 +8,7 @@
 
 #include "collect/cupti/cupti_check.hpp"
 #include "collect/cupti/cupti_params.hpp"
+#include "collect/cupti/profiler_device.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -66,6 +67,7 @@ void RangeProfiler::disable() {
   auto p = KSCOPE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
   p.pRangeProfilerObject = object(object_);
   object_ = nullptr;
+  const CurrentContext current(context_);  // a kept object is disabled on the keeper's thread
   KSCOPE_RP_TIMED("cuptiRangeProfilerDisable", cuptiRangeProfilerDisable(&p));
 }
 

@@ -16,10 +16,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
-#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "collect/cupti/range_profiler_api.hpp"
@@ -28,22 +27,26 @@ namespace kscope::cupti {
 
 class RangeProfiler : public RangeProfilerApi {
  public:
-  /// Receives one line per CUPTI call ("cuptiRangeProfilerStart -> CUPTI_SUCCESS, 0.02 ms").
-  using Trace = std::function<void(std::string_view line)>;
-
   /// cuptiRangeProfilerEnable on `context` (a CUcontext). One object per context and mode:
   /// switching between auto and user range needs a new object.
   RangeProfiler(void* context, Trace trace);
-  ~RangeProfiler() override;  // cuptiRangeProfilerDisable
+  ~RangeProfiler() override;  // cuptiRangeProfilerDisable, on any thread (the context is pushed)
   RangeProfiler(const RangeProfiler&) = delete;             // owns a CUPTI object
   RangeProfiler& operator=(const RangeProfiler&) = delete;  // owns a CUPTI object
 
+  void start_session(Trace trace) override {
+    trace_ = std::move(trace);
+    tracing_ = true;  // a session's first batch is worth seeing in a DEBUG run
+    steps_.clear();
+  }
   void set_tracing(bool on) override { tracing_ = on; }
   [[nodiscard]] std::size_t range_capacity() const override { return capacity_; }
   void reenable() override;
   [[nodiscard]] std::size_t counter_data_size(const std::vector<const char*>& metrics,
                                               std::size_t max_ranges) override;
   void initialize_image(std::vector<std::uint8_t>& image) override;
+  void hold_images(Images images) override { held_ = std::move(images); }
+  [[nodiscard]] Images take_images() override { return std::exchange(held_, Images{}); }
   void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& image,
                   const Mode& mode) override;
   void start() override;
@@ -70,6 +73,7 @@ class RangeProfiler : public RangeProfilerApi {
   Trace trace_;
   bool tracing_ = false;
   std::map<std::string, StepTime> steps_;
+  Images held_;  // hold_images(): destroyed after the destructor's Disable
 };
 
 }  // namespace kscope::cupti

@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kscope::cupti {
@@ -33,8 +35,14 @@ class RangeProfilerApi {
     std::size_t max_ranges = 1;
   };
 
-  virtual ~RangeProfilerApi() = default;
+  /// Receives one line per CUPTI call ("cuptiRangeProfilerStart -> CUPTI_SUCCESS, 0.02 ms").
+  using Trace = std::function<void(std::string_view line)>;
 
+  virtual ~RangeProfilerApi() = default;  // the real one disables its CUPTI object
+
+  /// A session starts with this object (a kept one's next session, or none while it is kept:
+  /// `trace` null): where its trace lines go, and its call times from zero.
+  virtual void start_session(Trace trace) = 0;
   /// Prints every call through the trace sink while on (the first session of a sweep).
   virtual void set_tracing(bool on) = 0;
   /// Ranges per pass fixed by the first Start since Enable (0: not started yet). A SetConfig
@@ -47,6 +55,18 @@ class RangeProfilerApi {
                                                       std::size_t max_ranges) = 0;
   /// (Re)initialises a counter data image: needed before every SetConfig that uses it.
   virtual void initialize_image(std::vector<std::uint8_t>& image) = 0;
+  /// The config and counter data images an object was set up with: CUPTI keeps pointing to them
+  /// until Disable, and an object reused by a later session must be given the same buffers again
+  /// (on the H200 a kept object configured with new buffers crashed the process).
+  struct Images {
+    std::vector<std::uint8_t> config;
+    std::vector<std::uint8_t> counter_data;
+  };
+  /// Keeps `images` (the last SetConfig's) for as long as the object lives, or until
+  /// take_images(): when the batch that made them ends before the object.
+  virtual void hold_images(Images images) = 0;
+  /// The images hold_images() kept (empty when none), for the next session's batch.
+  [[nodiscard]] virtual Images take_images() = 0;
   /// SetConfig for pass 0 (one nesting level).
   virtual void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& image,
                           const Mode& mode) = 0;

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "collect/cupti/activity_tracer.hpp"
+#include "collect/cupti/kept_range_profiler.hpp"
 #include "collect/cupti/launch_callbacks.hpp"
 
 namespace kscope::cupti {
@@ -21,6 +22,7 @@ void keep_cupti_until_exit() {
   // Registered after ActivityTracer's instance exists, so it runs before that is destroyed, and
   // after CUPTI registered its own exit handlers, so it runs before CUPTI tears down.
   (void)ActivityTracer::instance();
+  (void)range_profiler_kept();  // the same for the kept range profiler's keeper
   static std::once_flag once;
   std::call_once(once, [] { std::atexit([] { release_cupti(); }); });
 }
@@ -37,6 +39,7 @@ void start_timing_setup() {
   keep_cupti_until_exit();
   try {
     g_setup = std::async(std::launch::async, [] {
+      release_range_profiler();  // kernel records and the range profiler are never on together
       subscribe_process();
       ActivityTracer::instance().enable();
     });
@@ -63,6 +66,7 @@ void settle_timing_setup() noexcept {
 
 void release_cupti() noexcept {
   settle_timing_setup();  // never release under a set-up still running
+  release_range_profiler();
   ActivityTracer::instance().release();
   release_launch_callbacks();
 }

@@ -546,6 +546,7 @@ TEST(CounterMetricsGpuTest, DebugOutputShowsPassesStepsCostAndOneWarning) {
   std::string log;
   std::vector<std::string> warnings;
   auto opt = counters({kTimeMetric, kSmThroughput, kFfma}, "debug", 2);  // 9 passes
+  release();  // Enable shows only for an object the session makes (KSCOPE_KEEP_COUNTERS_S keeps one)
   opt.verbosity = Verbosity::kDebug;
   opt.log = [&](std::string_view s) { log += s; };
   opt.on_warning = [&](std::string_view s) { warnings.emplace_back(s); };
@@ -566,6 +567,80 @@ TEST(CounterMetricsGpuTest, DebugOutputShowsPassesStepsCostAndOneWarning) {
   EXPECT_NE(log.find(", 16 restore(s)"), std::string::npos);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("needs 9 replay passes"), std::string::npos) << warnings[0];
+}
+
+// KSCOPE_KEEP_COUNTERS_S (issue 19): the next sweep of the same metric set and shape reuses the
+// range profiler (no Enable, no first session) and measures the same bytes; a sweep of another
+// metric set enables its own and counts right; a timing sweep in between, and release(), disable
+// the kept one.
+TEST(CounterMetricsGpuTest, AKeptRangeProfilerServesOnlyTheSameSweep) {
+  BigBuffer buf;
+  auto* out = static_cast<float*>(device_zeroed(sizeof(float) * 528 * 256));
+  release();
+  setenv("KSCOPE_KEEP_COUNTERS_S", "60", 1);
+  auto sweep = [&](const std::string& dir, std::vector<std::string> metrics) {
+    auto opt = counters(std::move(metrics), dir, 3);
+    std::string log;
+    opt.verbosity = Verbosity::kDebug;
+    opt.log = [&log](std::string_view s) { log += s; };
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = profile("kept", configs({1}), [&](const Config&) {
+      { Annotation a("read"); launch_read(buf.data, buf.bytes, buf.sink); }
+      { Annotation f("ffma"); launch_ffma(out, 528, 256, 1000); }
+    }, opt);
+    std::printf("  FINDING kept range profiler, %s: profile() %.1f ms\n", dir.c_str(),
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return std::make_pair(r, log);
+  };
+  auto made_its_own = [](const std::string& log) {
+    return log.find("cupti step: cuptiRangeProfilerEnable -> 0") != std::string::npos;
+  };
+  auto reused = [](const std::string& log) {
+    return log.find("the range profiler kept by the previous session is reused") != std::string::npos;
+  };
+  auto expect_bytes = [&](const Results& r, const std::string& dir) {
+    EXPECT_NEAR(row(r, "read", kDram).avg, static_cast<double>(buf.bytes),
+                0.01 * static_cast<double>(buf.bytes)) << dir;
+    EXPECT_EQ(row(r, "read", kDram).num_runs, 3u) << dir;
+  };
+  const auto [r1, log1] = sweep("kept1", {kTimeMetric, kDram});
+  EXPECT_TRUE(made_its_own(log1));
+  EXPECT_NE(log1.find("the range profiler stays enabled for 60"), std::string::npos) << log1;
+  expect_bytes(r1, "kept1");
+  const auto [r2, log2] = sweep("kept2", {kTimeMetric, kDram});
+  EXPECT_FALSE(made_its_own(log2)) << log2;
+  EXPECT_TRUE(reused(log2)) << log2;
+  EXPECT_NE(log2.find("cupti step: cuptiRangeProfilerSetConfig -> 0"), std::string::npos) << log2;
+  expect_bytes(r2, "kept2");
+  EXPECT_NEAR(row(r2, "read", kTimeMetric).avg, row(r1, "read", kTimeMetric).avg,
+              0.05 * row(r1, "read", kTimeMetric).avg);
+  const auto [r3, log3] = sweep("kept3", {kFfma});  // another metric set: its own object
+  EXPECT_TRUE(made_its_own(log3)) << log3;
+  EXPECT_EQ(row(r3, "ffma", kFfma).min, 2.0 * 528 * 256 * 1000);
+  EXPECT_EQ(row(r3, "ffma", kFfma).max, 2.0 * 528 * 256 * 1000);
+  Options timing;
+  timing.runs = 3;
+  timing.verbosity = Verbosity::kSilent;
+  timing.output_prefix = scratch_dir("kept_timing");
+  const auto t = profile("kept_timing", configs({1}), [&](const Config&) {
+    Annotation a("read");
+    launch_read(buf.data, buf.bytes, buf.sink);
+  }, timing);
+  EXPECT_EQ(t.raw().size(), 3u);
+  EXPECT_GT(row(t, "read", kTimeMetric).avg, 1000);
+  const auto [r4, log4] = sweep("kept4", {kFfma});  // the timing sweep disabled the kept one
+  EXPECT_TRUE(made_its_own(log4)) << log4;
+  EXPECT_EQ(row(r4, "ffma", kFfma).min, 2.0 * 528 * 256 * 1000);
+  release();
+  const auto [r5, log5] = sweep("kept5", {kFfma});
+  EXPECT_TRUE(made_its_own(log5)) << log5;
+  unsetenv("KSCOPE_KEEP_COUNTERS_S");
+  const auto [r6, log6] = sweep("kept6", {kFfma});  // kept by kept5, reused, then disabled
+  EXPECT_TRUE(reused(log6)) << log6;
+  EXPECT_EQ(log6.find("stays enabled"), std::string::npos) << log6;
+  const auto [r7, log7] = sweep("kept7", {kFfma});
+  EXPECT_TRUE(made_its_own(log7)) << log7;
+  device_free(out);
 }
 
 }  // namespace

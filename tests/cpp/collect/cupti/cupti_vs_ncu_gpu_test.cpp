@@ -30,8 +30,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/wait.h>
 
 #include "collect/cupti/collection_plan.hpp"
 #include "collect/cupti/metric_catalog.hpp"
@@ -489,6 +493,57 @@ TEST(NcuChild, Sweep) {
       device_synchronize();
     }
   }
+}
+
+// KSCOPE_KEEP_COUNTERS_S: while a sweep's range profiler is kept, the GPU's counters are this
+// process's, so ncu in another process cannot profile; once the keep time is up the keeper's
+// thread has disabled it, and ncu profiles again.
+namespace {
+int ncu_one_kernel(const std::string& ncu, const std::string& log) {
+  const std::string cmd = "KSCOPE_NCU_CHILD=1 '" + ncu + "' --clock-control none --metrics "
+                          "dram__bytes_read.sum '" + self_exe() +
+                          "' --gtest_filter=NcuChild.OneKernel > '" + log + "' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+}  // namespace
+
+TEST(KeptCounters, OtherProcessesProfileOnceTheKeepTimeIsUp) {
+  if (std::getenv("KSCOPE_NCU_CHILD")) GTEST_SKIP() << "child run";
+  const std::string ncu = ncu_path();
+  if (ncu.empty()) GTEST_SKIP() << "ncu not on PATH";
+  release();
+  setenv("KSCOPE_KEEP_COUNTERS_S", "8", 1);
+  Options opt;
+  opt.runs = 2;
+  opt.metrics = {kTimeMetric, "dram__bytes_read.sum"};
+  opt.verbosity = Verbosity::kSilent;
+  opt.output_prefix = scratch_dir("kept_counters");
+  (void)profile("kept", configs({1}), [](const Config&) {
+    Annotation a("spin");
+    launch_spin_ns(1000);
+  }, opt);
+  const auto kept_since = Clock::now();
+  const std::string dir = scratch_dir("kept_counters_ncu");
+  const int while_kept = ncu_one_kernel(ncu, dir + "while_kept.log");
+  const double ncu_s = std::chrono::duration<double>(Clock::now() - kept_since).count();
+  std::this_thread::sleep_until(kept_since + std::chrono::seconds(10));
+  const int after = ncu_one_kernel(ncu, dir + "after.log");
+  unsetenv("KSCOPE_KEEP_COUNTERS_S");
+  std::printf("  FINDING kept counters: ncu in another process exits %d while kept (%.1f s run), "
+              "%d after the keep time\n", while_kept, ncu_s, after);
+  ASSERT_LT(ncu_s, 8.0) << "ncu ran past the keep time: the first run proves nothing";
+  EXPECT_NE(while_kept, 0) << "see " << dir << "while_kept.log";
+  EXPECT_EQ(after, 0) << "see " << dir << "after.log";
+  std::ifstream in(dir + "after.log");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("dram__bytes_read.sum"), std::string::npos) << text;
+}
+
+TEST(NcuChild, OneKernel) {
+  if (!std::getenv("KSCOPE_NCU_CHILD")) GTEST_SKIP() << "only run under ncu by KeptCounters";
+  launch_spin_ns(1000);
+  device_synchronize();
 }
 
 }  // namespace kscope

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collect/cupti/annotation_sessions.hpp"
@@ -31,6 +32,9 @@ class FakeProfiler : public RangeProfilerApi {
  public:
   explicit FakeProfiler(std::vector<std::string>& events, std::size_t passes = 1)
       : events_(events), passes_(passes) {}
+  void start_session(Trace) override {}
+  void hold_images(Images images) override { held_ = std::move(images); }
+  Images take_images() override { return std::exchange(held_, Images{}); }
   void set_tracing(bool) override {}
   std::size_t range_capacity() const override { return capacity_; }
   void reenable() override {
@@ -41,8 +45,10 @@ class FakeProfiler : public RangeProfilerApi {
     return 16 * ranges;
   }
   void initialize_image(std::vector<std::uint8_t>&) override {}
-  void set_config(const std::vector<std::uint8_t>&, std::vector<std::uint8_t>&, const Mode& m) override {
+  void set_config(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& image,
+                  const Mode& m) override {
     events_.push_back("set_config " + std::to_string(m.max_ranges));
+    configured_buffers = {config.data(), image.data()};
     configured_ = m.max_ranges;
     if (m.kernel_replay) passes_ = 1;  // CUPTI replays each kernel itself: one Start..Stop
     names_.clear();
@@ -74,6 +80,9 @@ class FakeProfiler : public RangeProfilerApi {
   std::string range_name(const std::vector<std::uint8_t>&, std::size_t i) override { return names_[i]; }
   const std::map<std::string, StepTime>& step_times() const override { return steps_; }
 
+  /// The config and counter data buffers of the last SetConfig.
+  std::pair<const std::uint8_t*, const std::uint8_t*> configured_buffers{nullptr, nullptr};
+
   /// A kernel launch reached the GPU.
   void kernel() {
     if (open_ && pass_ == 0) names_.push_back(std::to_string(names_.size()));
@@ -86,6 +95,7 @@ class FakeProfiler : public RangeProfilerApi {
   bool open_ = false;
   std::vector<std::string> names_;
   std::map<std::string, StepTime> steps_;
+  Images held_;
 };
 
 // Range i evaluates to i + 1 for every metric.
@@ -309,6 +319,33 @@ TEST(SessionStrategiesTest, ABatchNeedingMoreRangesThanTheProfilerHoldsReEnables
   EXPECT_EQ(h.events[1], "set_config " + std::to_string(8 * first));  // the new first session
   EXPECT_EQ(h.profiler.range_capacity(), 8 * first);
   EXPECT_EQ(h.counters.capacity(), 8 * first);  // a batch uses the whole capacity
+}
+
+// A kept profiler (KSCOPE_KEEP_COUNTERS_S): the next session's batch configures it with the
+// counter data buffer it was set up with, not a new one (on the H200 an object configured with
+// new buffers crashed the process).
+TEST(SessionStrategiesTest, AKeptProfilersNextBatchUsesTheBufferItWasSetUpWith) {
+  Harness h("kernel", "checkpoint", 1);
+  h.counters.open(1, RunId{0, 0, false});
+  const auto buffers = h.profiler.configured_buffers;
+  ASSERT_NE(buffers.second, nullptr);
+  h.counters.discard(false);
+  h.counters.leave_images_with_profiler();
+  CounterBatch next(h.profiler, h.evaluator,
+                    CounterBatch::Setup{{}, {{"m"}, {"ns"}}, h.plan.user_range, h.plan.kernel_replay,
+                                        h.plan.passes_per_run, 0},
+                    h.logger);
+  next.adopt_profiler_images();
+  next.open(1, RunId{0, 1, false});
+  EXPECT_EQ(h.profiler.configured_buffers, buffers);
+  EXPECT_EQ(next.capacity(), h.profiler.range_capacity());
+}
+
+TEST(SessionStrategiesTest, AdoptingImagesAProfilerDoesNotHoldIsAToolError) {
+  Harness h("kernel", "checkpoint", 1);
+  const std::string text = error_text<ToolError>([&] { h.counters.adopt_profiler_images(); });
+  EXPECT_TRUE(kscope::testing::contains(text, "The kept CUPTI range profiler holds no images for this metric set"))
+      << text;
 }
 
 }  // namespace

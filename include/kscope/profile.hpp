@@ -34,7 +34,9 @@ using Benchmark = std::function<void(const Config& config)>;
                               const Benchmark& fn, const Options& options = {});
 
 /// Gives up what kscope keeps loaded between profile() calls of the process (docs/cost.md): the
-/// cupti tool's CUPTI subscription and kernel activity records, and NVML. The next profile() sets
+/// cupti tool's CUPTI subscription and kernel activity records, a range profiler kept by
+/// KSCOPE_KEEP_COUNTERS_S (which holds the GPU's counters for every process), and NVML. The next
+/// profile() sets
 /// them up again (on an H200: ~12 ms for CUPTI the first time in a process, ~18 ms for NVML).
 /// Call it before another CUPTI client needs the process (a profiler of your own; kscope's Python
 /// front does it before torch.profiler starts); kscope calls it at exit and before ncu or

@@ -143,6 +143,7 @@ void CounterBatch::leave_images_with_profiler() noexcept {
 void CounterBatch::adopt_profiler_images() {
   auto images = profiler_.take_images();
   if (images.counter_data.empty() || images.config != setup_.config) {
+    profiler_.hold_images(std::move(images));  // CUPTI still points to them
     throw ToolError("The kept CUPTI range profiler holds no images for this metric set. Report this "
                     "with a DEBUG log (verbosity kDebug); KSCOPE_KEEP_COUNTERS_S=0 avoids it.");
   }

@@ -144,7 +144,9 @@ void CounterCollector::shutdown() noexcept {
     hooked_ = false;
   }
   strategy_.reset();
-  if (batch_) batch_->leave_images_with_profiler();  // alive until the profiler's Disable
+  // The images go with the profiler: CUPTI points to them until Disable, and a kept object's next
+  // session must configure it with the same buffers.
+  if (batch_) batch_->leave_images_with_profiler();
   batch_.reset();
   if (keep_ && profiler_) {
     try {

@@ -4,11 +4,12 @@
 // expensive first Start (~0.2 s on the H200, most of a second metrics call).
 //
 // It is reused only in the state a fresh session would set up (ProfilerKey: context, range and
-// replay mode, metric set, ranges per pass), because a reused object measured otherwise
-// (H200, 2026-12-01): a different metric set returned no values, and an object of another
-// capacity perturbed the L2 of a session per annotation differently. While enabled it holds the
-// device's performance counters, so Nsight Compute and kscope in another process cannot
-// profile that GPU (ncu exits with status 9). So it is disabled by the next counter session
+// replay mode, metric set, ranges per pass), and with the config and counter data buffers it
+// was set up with, which it holds while kept (CounterBatch::adopt_profiler_images): on the H200
+// an object reconfigured with new buffers crashed the process, and an earlier try that reused
+// one for another metric set got no values. While enabled it holds the device's performance
+// counters, so Nsight Compute and kscope in another process cannot profile that GPU (ncu exits
+// with status 9). So it is off by default, and disabled by the next counter session
 // that needs another object, by a timing session (kernel records and the range profiler are
 // never on together), by release_cupti() (kscope::release(), the re-executing tools,
 // torch.profiler, exit), and by a thread of its own once it has been kept for the keep time.

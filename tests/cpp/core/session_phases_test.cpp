@@ -51,12 +51,16 @@ TEST(SessionPhasesSpansTest, SummaryNamesTheTimeOutsideThePhases) {
   p.lap(SessionPhases::kBenchmark);
   p.count_run();
   EXPECT_EQ(p.summary().find("outside the phases"), std::string::npos);
-  const std::string s = p.summary(std::chrono::milliseconds(10));
-  const auto at = s.find("outside the phases ");
-  ASSERT_NE(at, std::string::npos) << s;
-  const double us = std::stod(s.substr(at + 19));
-  EXPECT_GT(us, 5000) << s;  // 10 ms of loop, ~2 ms of it in the benchmark
-  EXPECT_LT(us, 8001) << s;
+  const std::string s = p.summary(std::chrono::milliseconds(100));
+  auto value = [&s](const std::string& name) {
+    const auto at = s.find(", " + name + " ");
+    return at == std::string::npos ? -1.0 : std::stod(s.substr(at + name.size() + 3));
+  };
+  const double benchmark = value("benchmark"), outside = value("outside the phases");
+  ASSERT_GE(outside, 0) << s;
+  EXPECT_GE(benchmark, 2000) << s;  // the sleep, however long the machine made it
+  // The loop's 100 ms less what the phases covered (the benchmark alone), to the printed 0.1 us.
+  EXPECT_NEAR(outside, 100000 - benchmark, 0.2) << s;
 }
 
 TEST(SessionPhasesSpansTest, WarmupRunsAreMarked) {

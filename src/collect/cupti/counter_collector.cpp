@@ -219,7 +219,7 @@ bool CounterCollector::decide_keeping(bool failed) const {
   log_.debug("cupti metrics: the range profiler stays enabled for " +
              format_significant(keep_seconds_, 4) +
              " s (KSCOPE_KEEP_COUNTERS_S) for the next metrics sweep of this shape; until then "
-             "no other process can profile this GPU's counters");
+             "other processes cannot profile this GPU's counters");
   return true;
 }
 

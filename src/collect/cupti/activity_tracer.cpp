@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "collect/cupti/cupti_check.hpp"
+#include "collect/cupti/kept_range_profiler.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -137,6 +138,7 @@ void ActivityTracer::enable() {
       reinterpret_cast<CUpti_BuffersCallbackRequestFunc>(&ActivityTracer::on_request),
       reinterpret_cast<CUpti_BuffersCallbackCompleteFunc>(&ActivityTracer::on_complete)));
   if (!enabled_) {
+    release_range_profiler();  // kernel records and the range profiler are never on together
     KSCOPE_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     enabled_ = true;
   }

@@ -21,7 +21,8 @@ class ActivityTracer {
   static ActivityTracer& instance();
 
   /// Registers the buffer callbacks (again: another client may have replaced them) and enables
-  /// CONCURRENT_KERNEL records unless they are on; the records are not decoded before attach().
+  /// CONCURRENT_KERNEL records unless they are on (disabling a kept range profiler first: the
+  /// two are never on together); the records are not decoded before attach().
   void enable();
   /// A timing session starts: enable(), and drops what earlier sessions or launches between
   /// sessions left.

@@ -39,7 +39,6 @@ void start_timing_setup() {
   keep_cupti_until_exit();
   try {
     g_setup = std::async(std::launch::async, [] {
-      release_range_profiler();  // kernel records and the range profiler are never on together
       subscribe_process();
       ActivityTracer::instance().enable();
     });

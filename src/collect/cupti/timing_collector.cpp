@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <utility>
 
-#include "collect/cupti/kept_range_profiler.hpp"
 #include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/resident_cupti.hpp"
 #include "cuda/device_attributes.hpp"
@@ -16,8 +15,7 @@ TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
     : launch_metrics_(std::move(launch_metrics)) {
   joiner_.clear();
   keep_cupti_until_exit();
-  release_range_profiler();  // when no set-up was started: never on together with kernel records
-  finish_timing_setup();     // CuptiCollector's constructor started it
+  finish_timing_setup();  // CuptiCollector's constructor started it
   callbacks_.subscribe(&timing_);
   try {
     ActivityTracer::instance().attach();

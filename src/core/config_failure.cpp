@@ -27,6 +27,12 @@ std::string type_name(const std::type_info& type) {
   return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : type.name();
 }
 
+std::set<std::size_t> failed_configs(const std::vector<ConfigFailure>& failures) {
+  std::set<std::size_t> failed;
+  for (const auto& f : failures) failed.insert(f.config);
+  return failed;
+}
+
 }  // namespace
 
 ConfigFailure failure_of(const std::exception_ptr& error, const RunId& run) {
@@ -50,8 +56,7 @@ ConfigFailure failure_of(const std::exception_ptr& error, const RunId& run) {
 
 void drop_failed_configs(const std::vector<ConfigFailure>& failures, std::vector<RunLog>* runs) {
   if (failures.empty()) return;
-  std::set<std::size_t> failed;
-  for (const auto& f : failures) failed.insert(f.config);
+  const std::set<std::size_t> failed = failed_configs(failures);
   runs->erase(std::remove_if(runs->begin(), runs->end(),
                              [&](const RunLog& r) { return failed.count(r.run.config) != 0; }),
               runs->end());
@@ -59,8 +64,7 @@ void drop_failed_configs(const std::vector<ConfigFailure>& failures, std::vector
 
 std::vector<KernelRecord> records_of_finished_configs(const std::vector<ConfigFailure>& failures,
                                                       const std::vector<KernelRecord>& records) {
-  std::set<std::size_t> failed;
-  for (const auto& f : failures) failed.insert(f.config);
+  const std::set<std::size_t> failed = failed_configs(failures);
   std::vector<KernelRecord> out;
   for (const auto& k : records) {
     if (failed.count(k.run.config) == 0) out.push_back(k);

@@ -24,10 +24,10 @@ std::string StepTimes::summary() const {
     total += s.time;
     faults += s.faults;
     std::snprintf(buf, sizeof buf, " %s %.2f,", s.name.c_str(),
-                  std::chrono::duration<double, std::milli>(s.time).count());
+                  milliseconds(s.time));
     out += buf;
   }
-  std::snprintf(buf, sizeof buf, " total %.2f", std::chrono::duration<double, std::milli>(total).count());
+  std::snprintf(buf, sizeof buf, " total %.2f", milliseconds(total));
   out += buf;
   if (faults == 0) return out;
   out += "; minor page faults (this thread):";

@@ -12,6 +12,16 @@
 
 namespace kscope {
 
+/// `d` in milliseconds, the unit of every DEBUG cost line.
+[[nodiscard]] inline double milliseconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
+
+/// The milliseconds since `t0` on the steady clock.
+[[nodiscard]] inline double ms_since(std::chrono::steady_clock::time_point t0) {
+  return milliseconds(std::chrono::steady_clock::now() - t0);
+}
+
 class StepTimes {
  public:
   /// `count_faults`: also count each step's page faults (a system call per lap: for DEBUG).

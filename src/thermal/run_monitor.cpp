@@ -9,6 +9,7 @@
 #include <mutex>
 #include <system_error>
 
+#include "core/step_times.hpp"
 #include "cuda/device_identity.hpp"
 #include "kscope/errors.hpp"
 #include "nvml/nvml_library.hpp"
@@ -136,11 +137,10 @@ std::unique_ptr<RunMonitor> RunMonitor::create(const Options& options, const Log
   auto run_monitor =
       std::make_unique<RunMonitor>(options, log, std::move(monitor), cuda::current_device);
   if (log.debug_enabled()) {
-    auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     char line[128];
     std::snprintf(line, sizeof line,
                   "[thermal] set-up (ms): device identities %.2f, first reading and sampler %.2f",
-                  ms(t1 - t0), ms(Clock::now() - t1));
+                  milliseconds(t1 - t0), milliseconds(Clock::now() - t1));
     log.debug(line);
   }
   return run_monitor;

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/number_format.hpp"
+#include "core/step_times.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {
@@ -46,7 +47,7 @@ void CounterBatch::prime(std::size_t ranges) {
     }
   }
   (void)profiler_.decode();  // leaves the object ready for the first batch's SetConfig
-  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  const double ms = ms_since(t0);
   log_.debug("cupti metrics: first (empty) session set the profiler up for " +
              std::to_string(capacity_) + " ranges per pass in " + ms_text(ms) +
              " (the first Start after Enable costs ~150 ms + ~0.75 ms per range on an H200)");
@@ -100,7 +101,7 @@ std::vector<DecodedRange> CounterBatch::evaluate(bool with_names) {
     out[i].values.assign(column_ptrs_.size(), 0.0);
     evaluator_.evaluate(image_, i, column_ptrs_, out[i].values.data());
   }
-  evaluate_ms_ += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  evaluate_ms_ += ms_since(t0);
   return out;
 }
 

@@ -20,6 +20,7 @@
 #include "collect/cupti/span_sessions.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/number_format.hpp"
+#include "core/step_times.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -46,7 +47,7 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   auto step = [&](const char* what) {
     const auto now = Clock::now();
     setup += std::string(setup.empty() ? "" : ", ") + what + " " +
-             format_significant(std::chrono::duration<double, std::milli>(now - t).count(), 4) + " ms";
+             format_significant(milliseconds(now - t), 4) + " ms";
     t = now;
   };
   keep_seconds_ = keep_counters_seconds();  // a bad value is an error before any set-up

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "collect/cupti/cupti_check.hpp"
+#include "core/step_times.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {
@@ -63,10 +64,6 @@ const Library& library() {
     return l;
   }();
   return lib;
-}
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

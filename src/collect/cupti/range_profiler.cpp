@@ -9,6 +9,7 @@
 #include "collect/cupti/cupti_check.hpp"
 #include "collect/cupti/cupti_params.hpp"
 #include "collect/cupti/profiler_device.hpp"
+#include "core/step_times.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -16,10 +17,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 CUpti_RangeProfiler_Object* object(void* p) { return static_cast<CUpti_RangeProfiler_Object*>(p); }
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 // Times one CUPTI call: `TIMED(profiler, cuptiX(&p))` records it under "cuptiX".
 #define KSCOPE_RP_TIMED(call_name, expr)               \

@@ -7,6 +7,7 @@
 
 #include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/resident_cupti.hpp"
+#include "core/step_times.hpp"
 #include "cuda/device_attributes.hpp"
 
 namespace kscope::cupti {
@@ -55,14 +56,12 @@ void TimingCollector::add_launch_metrics(const KernelActivity& activity, KernelR
 std::vector<KernelRecord> TimingCollector::end() {
   auto out = flush();
   const ActivityTracer::FlushCost cost = ActivityTracer::instance().cost();
-  auto ms = [](std::chrono::steady_clock::duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-  };
   char line[192];
   std::snprintf(line, sizeof line,
                 "[cupti] the session's %zu flushes (ms): CUPTI's flush %.2f, of which decoding "
                 "%.2f (%zu kernel records; decoding on CUPTI's thread included), joining %.2f",
-                cost.flushes, ms(cost.flush), ms(cost.decode), cost.records, ms(join_));
+                cost.flushes, milliseconds(cost.flush), milliseconds(cost.decode), cost.records,
+                milliseconds(join_));
   cost_summary_ = line;
   abort();
   return out;

@@ -11,6 +11,10 @@ OUT=${OUT:-out/gpu}
 mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
 source scripts/lib/python_env.sh
+# With pytest-timeout (the GPU machine has it), a test past 600 s (the C++ GPU tests' limit) fails
+# with every thread's stack instead of holding the step until the caller's limit.
+per_test_limit=""
+if "$PY" -c "import pytest_timeout" >/dev/null 2>&1; then per_test_limit="--timeout=600"; fi
 status=0
 for step in "$@"; do
   read -r name args <<<"$step"
@@ -19,7 +23,8 @@ for step in "$@"; do
     build) { cmake --preset ci -DPython_EXECUTABLE="$PY" && cmake --build --preset ci -j "$(nproc)"; } >"$OUT/build.log" 2>&1 ;;
     unit) ctest --preset ci -j "$(nproc)" -LE gpu >"$OUT/unit.log" 2>&1 ;;
     gpu-cpp) ctest --preset ci -R "$args" --output-on-failure -V >"$OUT/gpu-cpp.log" 2>&1 ;;
-    python) PYTHONPATH="$(pwd)/python" "$PY" -m pytest ${args:-tests/python} -v -rs -s --tb=short >"$OUT/python.log" 2>&1 ;;
+    python) PYTHONPATH="$(pwd)/python" "$PY" -m pytest ${args:-tests/python} -v -rs -s --tb=short \
+              $per_test_limit >"$OUT/python.log" 2>&1 ;;
     bench) "$PY" bench/run_bench.py --build build --no-build --out out/gpu-bench >"$OUT/bench.log" 2>&1 \
              && cp out/gpu-bench/entry.md out/gpu-bench/figures.csv "$OUT/" ;;
     *) echo "unknown step $name"; status=2; continue ;;

@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -43,13 +45,49 @@ def describe(done: subprocess.CompletedProcess[str], directory: Path) -> str:
     return "\n".join(parts)
 
 
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux: /proc/PID/task/TID/children), parents first."""
+    tree = [pid]
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            kids = children.read_text().split()
+        except OSError:
+            continue
+        for kid in kids:
+            tree += _process_tree(int(kid))
+    return tree
+
+
+def _stop_tree(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """Stops a script that outlived its time and returns what it printed: SIGABRT to it and then
+    to each of its descendants (found before the first signal: a child that ended would let its
+    parent go on), so that every Python process among them (the script, and the program ncu
+    re-runs) prints the stacks of all its threads (faulthandler); then SIGKILL to what is left."""
+    tree = _process_tree(proc.pid)
+    for sig in (signal.SIGABRT, signal.SIGKILL):
+        for pid in tree:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+            if sig == signal.SIGABRT:
+                time.sleep(0.2)  # one stack at a time: they share the script's stderr
+        try:
+            return proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            continue
+    return "", "(its output pipes stayed open after SIGKILL: a process outside its tree holds them)"
+
+
 def run_script(directory: Path, name: str, source: str,
                env: dict[str, str | None] | None = None,
-               check: bool = True, args: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:  # fmt: skip
+               check: bool = True, args: tuple[str, ...] = (),
+               timeout: float = 500) -> subprocess.CompletedProcess[str]:  # fmt: skip
     """Writes ``source`` to ``directory/name`` and runs it there with ``args`` and with ``env``
     added to the environment (a None value removes the variable); with ``check``, fails the test
     on a non-zero exit status, showing :func:`describe`. PYTHONFAULTHANDLER is set, so a crash
-    prints the Python stack."""
+    prints the Python stack; a script still running after ``timeout`` seconds fails the test with
+    the stacks of every Python process it started (:func:`_stop_tree`)."""
     script = directory / name
     script.write_text(source)
     path = os.pathsep.join(p for p in [PYTHON_DIR, os.environ.get("PYTHONPATH", "")] if p)
@@ -60,17 +98,16 @@ def run_script(directory: Path, name: str, source: str,
         else:
             environment[key] = value
     command = [sys.executable, str(script), *args]
-    try:
-        done = subprocess.run(command, cwd=directory, text=True, env=environment,
-                              capture_output=True, timeout=500)  # fmt: skip
-    except subprocess.TimeoutExpired as timeout:
-        def text(out: str | bytes | None) -> str:
-            return out.decode(errors="replace") if isinstance(out, bytes) else out or ""
-
-        stopped = subprocess.CompletedProcess(
-            command, -9, text(timeout.stdout), text(timeout.stderr)
-        )
-        pytest.fail(f"timed out after {timeout.timeout} s\n" + describe(stopped, directory))
+    with subprocess.Popen(command, cwd=directory, text=True, env=environment,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:  # fmt: skip
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stdout, stderr = _stop_tree(proc)
+            stopped = subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
+            pytest.fail(f"timed out after {timeout:g} s; the stacks of its Python processes are "
+                        f"in its stderr\n" + describe(stopped, directory))
+    done = subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
     if check:
         assert done.returncode == 0, describe(done, directory)
     return done

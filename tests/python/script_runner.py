@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -64,7 +65,7 @@ def _stop_tree(proc: subprocess.Popen[str]) -> tuple[str, str]:
     parent go on), so that every Python process among them (the script, and the program ncu
     re-runs) prints the stacks of all its threads (faulthandler); then SIGKILL to what is left."""
     tree = _process_tree(proc.pid)
-    for sig in (signal.SIGABRT, signal.SIGKILL):
+    for sig, grace in ((signal.SIGABRT, 15), (signal.SIGKILL, 5)):
         for pid in tree:
             try:
                 os.kill(pid, sig)
@@ -73,10 +74,28 @@ def _stop_tree(proc: subprocess.Popen[str]) -> tuple[str, str]:
             if sig == signal.SIGABRT:
                 time.sleep(0.2)  # one stack at a time: they share the script's stderr
         try:
-            return proc.communicate(timeout=15)
+            return proc.communicate(timeout=grace)
         except subprocess.TimeoutExpired:
             continue
-    return "", "(its output pipes stayed open after SIGKILL: a process outside its tree holds them)"
+    return "", "(its output pipes stayed open after SIGKILL; held by: " + _pipe_holders(proc) + ")"
+
+
+def _pipe_holders(proc: subprocess.Popen[str]) -> str:
+    """The processes other than this one that hold ``proc``'s stdout or stderr pipe open (Linux:
+    /proc/PID/fd), with their command lines."""
+    pipes = {f"pipe:[{os.fstat(f.fileno()).st_ino}]" for f in (proc.stdout, proc.stderr) if f}
+    holders = []
+    for fd_dir in Path("/proc").glob("[0-9]*/fd"):
+        pid = int(fd_dir.parent.name)
+        if pid == os.getpid():
+            continue
+        try:
+            if any(os.readlink(fd) in pipes for fd in fd_dir.iterdir()):
+                command = (fd_dir.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                holders.append(f"{pid} {command.strip()}")
+        except OSError:
+            continue
+    return "; ".join(holders) or "no process found"
 
 
 def run_script(directory: Path, name: str, source: str,
@@ -98,8 +117,16 @@ def run_script(directory: Path, name: str, source: str,
         else:
             environment[key] = value
     command = [sys.executable, str(script), *args]
-    with subprocess.Popen(command, cwd=directory, text=True, env=environment,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:  # fmt: skip
+    # No core files from the SIGABRT that stops a script past its time: the soft limit, 0 while
+    # the script starts, is what it and its children inherit.
+    core_limit = resource.getrlimit(resource.RLIMIT_CORE)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, core_limit[1]))
+    try:
+        proc = subprocess.Popen(command, cwd=directory, text=True, env=environment,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    finally:
+        resource.setrlimit(resource.RLIMIT_CORE, core_limit)
+    with proc:
         try:
             stdout, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:

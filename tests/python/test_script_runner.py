@@ -1,5 +1,6 @@
 """script_runner.run_script, which the GPU tests use to run whole programs: a script that outlives
-its time fails the test with the Python stacks of the script and of the processes it started."""
+its time fails the test with the Python stacks of the script and of the processes it started, and
+names any process that still holds its output pipes."""
 
 from __future__ import annotations
 
@@ -32,7 +33,6 @@ def test_a_script_past_its_time_fails_with_the_stacks_of_its_processes(tmp_path)
 def test_a_script_in_time_returns_its_output(tmp_path):
     done = run_script(tmp_path, "prints.py", "print('hello')\n", timeout=30)
     assert done.returncode == 0 and done.stdout == "hello\n"
-
 
 
 LEAVES_A_HOLDER = """

@@ -74,6 +74,7 @@ class Bench:
     raw: dict[str, Any] = field(default_factory=dict)
     figures: list[Figure] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    timed_out: set[str] = field(default_factory=set)  # keys of the programs stopped at their limit
 
     # ---- running programs -------------------------------------------------------------
     def run(self, key: str, argv: list[str], timeout: float = 600) -> tuple[Any, float] | None:
@@ -117,6 +118,7 @@ class Bench:
         except FileNotFoundError:
             self.skip(key, f"{argv[0]} not found (build the bench targets)")
         except subprocess.TimeoutExpired:
+            self.timed_out.add(key)
             self.skip(key, f"timed out after {timeout:.0f} s")
         return None
 
@@ -391,7 +393,7 @@ def cold_regions(b: Bench) -> None:
                                            "--sizes", sizes, "--runs", runs], timeout=180)
         if r:
             got[mode] = r[0]
-        elif any(s.startswith(f"cold_regions_{mode}: timed out") for s in b.skipped):
+        elif f"cold_regions_{mode}" in b.timed_out:
             for later in modes[i + 1:]:
                 b.skip(f"cold_regions_{later}", f"not run: cold_regions_{mode} timed out")
             break

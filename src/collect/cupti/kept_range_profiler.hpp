@@ -8,10 +8,11 @@
 // was set up with, which it holds while kept (CounterBatch::adopt_profiler_images): on the H200
 // an object reconfigured with new buffers crashed the process, and an earlier try that reused
 // one for another metric set got no values. While enabled it holds the device's performance
-// counters: Nsight Compute in another process cannot profile that GPU (it exits with status 9). So it is off by default, and disabled by the next counter session
-// that needs another object, by a timing session (kernel records and the range profiler are
-// never on together), by release_cupti() (kscope::release(), the re-executing tools,
-// torch.profiler, exit), and by a thread of its own once it has been kept for the keep time.
+// counters: Nsight Compute in another process cannot profile that GPU (it exits with status 9).
+// So it is off by default, and disabled by the next counter session that needs another object,
+// by a timing session (kernel records and the range profiler are never on together), by
+// release_cupti() (kscope::release(), the re-executing tools, torch.profiler, exit), and by a
+// thread of its own once it has been kept for the keep time.
 
 #include <cstddef>
 #include <cstdint>

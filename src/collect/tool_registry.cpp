@@ -12,8 +12,8 @@ namespace {
 const std::vector<ToolEntry>& entries() {
   static const std::vector<ToolEntry> tools = {
       {"cupti", &cupti::CuptiCollector::check_options,
-       [](const Options& options) -> std::unique_ptr<Collector> {
-         return std::make_unique<cupti::CuptiCollector>(options);
+       [](const Options&) -> std::unique_ptr<Collector> {
+         return std::make_unique<cupti::CuptiCollector>();
        },
        nullptr, [] { cupti::release_cupti(); }},
       {"ncu", &ncu::NcuTool::check_options, nullptr, &ncu::NcuTool::create},

@@ -52,7 +52,6 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
   };
   keep_seconds_ = keep_counters_seconds();  // a bad value is an error before any set-up
   keep_cupti_until_exit();
-  settle_timing_setup();
   ActivityTracer::instance().release();  // kernel records stay off while the range profiler runs
   initialize_profiler();
   check_device_supported(device);

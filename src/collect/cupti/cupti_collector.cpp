@@ -5,7 +5,6 @@
 #include "collect/cupti/counter_collector.hpp"
 #include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
-#include "collect/cupti/resident_cupti.hpp"
 #include "collect/cupti/timing_collector.hpp"
 #include "cuda/device_attributes.hpp"
 #include "kscope/errors.hpp"
@@ -29,10 +28,6 @@ std::string CuptiCollector::version() const {
   uint32_t v = 0;
   if (cuptiGetVersion(&v) != CUPTI_SUCCESS) return "CUPTI";
   return "CUPTI API " + std::to_string(v);
-}
-
-CuptiCollector::CuptiCollector(const Options& options) {
-  if (!needs_range_profiler(options)) start_timing_setup();
 }
 
 void CuptiCollector::begin(const SessionInfo& info) {

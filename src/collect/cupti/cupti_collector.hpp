@@ -23,10 +23,6 @@ class CuptiCollector : public Collector {
   /// tool 'ncu', malformed names throw InvalidArgument. Names are checked against the GPU's
   /// catalogue in begin().
   static void check_options(const Options& options);
-  /// Starts the timing path's set-up of the process in the background (start_timing_setup) when
-  /// `options` need no hardware counters, so that it overlaps the session's other set-up.
-  explicit CuptiCollector(const Options& options);
-
   [[nodiscard]] std::string name() const override { return "cupti"; }
   [[nodiscard]] std::string version() const override;
   void begin(const SessionInfo& info) override;

@@ -52,10 +52,7 @@ void unsubscribe_locked() noexcept {
   g_subscriber = nullptr;
 }
 
-}  // namespace
-
-LaunchCallbacks::~LaunchCallbacks() { unsubscribe(); }
-
+// Subscribes the process to CUPTI's launch callbacks unless it is subscribed already.
 void subscribe_process() {
   const std::lock_guard<std::mutex> lock(g_mu);
   if (!g_subscriber) {
@@ -73,6 +70,10 @@ void subscribe_process() {
     }
   }
 }
+
+}  // namespace
+
+LaunchCallbacks::~LaunchCallbacks() { unsubscribe(); }
 
 void LaunchCallbacks::subscribe(LaunchObserver* observer) {
   subscribe_process();

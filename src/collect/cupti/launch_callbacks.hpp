@@ -46,10 +46,6 @@ class LaunchCallbacks {
   bool attached_ = false;
 };
 
-/// Subscribes the process to CUPTI's launch callbacks unless it is subscribed; no launch is fed
-/// to anyone before a LaunchCallbacks::subscribe. Throws ToolError (e.g. another subscriber).
-void subscribe_process();
-
 /// Disables the launch callbacks and unsubscribes the process from CUPTI (nothing when it is
 /// not subscribed), so that another CUPTI client can subscribe. Does not throw.
 void release_launch_callbacks() noexcept;

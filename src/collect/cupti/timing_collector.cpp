@@ -16,7 +16,6 @@ TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
     : launch_metrics_(std::move(launch_metrics)) {
   joiner_.clear();
   keep_cupti_until_exit();
-  finish_timing_setup();  // CuptiCollector's constructor started it
   callbacks_.subscribe(&timing_);
   try {
     ActivityTracer::instance().attach();

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from script_runner import describe, run_script
 
 import kscope
 
@@ -95,3 +98,31 @@ def test_ignore_kernel_list(cupy_kernels, ignore):
         df = test_kernels_None().to_dataframe()
         assert "vector_multiply" not in df["Kernel"].tolist()
         assert df["Kernel"].tolist() == ["vector_add"]
+
+
+# torch's CUDA runtime first initialised inside the benchmark, after kscope set CUPTI up: on the
+# H200 the cupti timing path hung in that cuInit (5 of 6 runs) while kscope turned kernel records
+# on before the session, from a thread started when the tool was made. A fresh process, because
+# this process's torch is initialised by the other tests.
+FIRST_CUDA_CALL_INSIDE = """
+import json
+import torch
+import kscope
+
+@kscope.analyze.kernel(configs=[(1024,)], runs=3, warmup_runs=0,
+                       verbosity=kscope.VerbosityLevel.SILENT)
+def matmul(n):
+    a = torch.randn(n, n, device="cuda")  # torch's first CUDA call in this process
+    with kscope.annotate("mm"):
+        a @ a
+
+df = matmul().to_dataframe()
+print(json.dumps({"value": float(df["AvgValue"].iloc[0]), "runs": int(df["NumRuns"].iloc[0])}))
+"""
+
+
+def test_torch_initialising_cuda_inside_the_benchmark(tmp_path):
+    pytest.importorskip("torch")
+    done = run_script(tmp_path, "first_cuda_call.py", FIRST_CUDA_CALL_INSIDE, timeout=120)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["runs"] == 3 and out["value"] > 0, describe(done, tmp_path)

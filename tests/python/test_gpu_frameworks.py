@@ -1,4 +1,5 @@
-"""GPU tests with kernels from Triton and CuPy (skipped without a device or the package)."""
+"""GPU tests with kernels from Triton, CuPy and torch, and torch initialising CUDA inside a sweep
+(skipped without a device or the package)."""
 
 from __future__ import annotations
 
@@ -124,5 +125,7 @@ print(json.dumps({"value": float(df["AvgValue"].iloc[0]), "runs": int(df["NumRun
 def test_torch_initialising_cuda_inside_the_benchmark(tmp_path):
     pytest.importorskip("torch")
     done = run_script(tmp_path, "first_cuda_call.py", FIRST_CUDA_CALL_INSIDE, timeout=120)
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    lines = done.stdout.strip().splitlines()
+    assert lines, describe(done, tmp_path)
+    out = json.loads(lines[-1])
     assert out["runs"] == 3 and out["value"] > 0, describe(done, tmp_path)

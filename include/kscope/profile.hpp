@@ -36,8 +36,8 @@ using Benchmark = std::function<void(const Config& config)>;
 /// Gives up what kscope keeps loaded between profile() calls of the process (docs/cost.md): the
 /// cupti tool's CUPTI subscription and kernel activity records, a range profiler kept by
 /// KSCOPE_KEEP_COUNTERS_S (which holds the GPU's counters for every process), and NVML. The next
-/// profile() sets them up again (on an H200: ~12 ms for CUPTI the first time in a process, ~18 ms
-/// for NVML).
+/// profile() sets them up again, which costs what a process's first call pays for them (tens of
+/// milliseconds on an H200; docs/cost.md has the measured figures).
 /// Call it before another CUPTI client needs the process (a profiler of your own; kscope's Python
 /// front does it before torch.profiler starts); kscope calls it at exit and before ncu or
 /// compute-sanitizer re-run the program. Between profile() calls a held subscription costs each

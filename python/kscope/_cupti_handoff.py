@@ -20,8 +20,8 @@ _ENTRY_POINTS = ("_prepare_profiler", "_enable_profiler")  # torch.autograd.prof
 def release() -> None:
     """Gives up what kscope keeps loaded between sweeps of this process: the cupti tool's CUPTI
     subscription and kernel activity records, a range profiler kept by ``KSCOPE_KEEP_COUNTERS_S``,
-    and NVML. The next sweep sets them up again (on an
-    H200: ~12 ms for CUPTI the first time, ~18 ms for NVML). Call it before another CUPTI client
+    and NVML. The next sweep sets them up again, which costs what a process's first sweep pays for
+    them (tens of milliseconds on an H200; docs/cost.md). Call it before another CUPTI client
     of your own needs the process; kscope does it by itself before torch.profiler starts, before
     ncu or compute-sanitizer re-run the program, and at exit."""
     native.release()

@@ -1,6 +1,6 @@
 """GPU (H200): runs="auto" stops at the target on a stable kernel and runs to max_runs on a
 noisy one; kscope.compare and `kscope compare` on two results of the same sweep, one with a
-deliberately slowed kernel, name exactly the slowed rows SLOWER and fail the threshold.
+deliberately slowed kernel, name exactly the slowed rows SLOWER beyond the threshold and fail it.
 
     PYTHONPATH=python python3 -m pytest tests/python/test_gpu_adaptive_compare.py -s -rs
 """
@@ -66,16 +66,22 @@ def _sweep(tmp_path, name, slow_annotation):
     return path
 
 
-def test_compare_names_exactly_the_slowed_rows_slower(tmp_path):
+def test_compare_names_exactly_the_slowed_rows_slower_beyond_the_threshold(tmp_path):
     base = _sweep(tmp_path, "base", None)
     new = _sweep(tmp_path, "new", "mul")
     c = kscope.compare(base, new, threshold="5%")
     print(c)
     df = c.to_dataframe()
-    slower = df[df["Verdict"] == "SLOWER"]
-    assert sorted(slower["Annotation"].unique()) == ["mul"]
-    assert len(slower) == 2  # both configs of "mul"
-    assert set(df[df["Annotation"] == "add"]["Verdict"]) <= {"SAME", "UNSURE"}
+    mul = df[df["Annotation"] == "mul"]
+    add = df[df["Annotation"] == "add"]
+    assert mul["Verdict"].tolist() == ["SLOWER", "SLOWER"]  # both configs of "mul"
+    assert mul["BeyondThreshold"].astype(bool).tolist() == [True, True]
+    # "add" is the same kernel in both sweeps, yet two sweeps can differ by about a percent
+    # beyond their runs' noise (H200, 2026-12-02: add at 1M floats 4,147 against 4,096 ns,
+    # p = 0.005), which compare rightly calls FASTER or SLOWER. The threshold is what tells a
+    # regression from that: no "add" row may cross it.
+    assert add["BeyondThreshold"].astype(bool).tolist() == [False, False]
+    assert ((add["Ratio"] - 1).abs() < 0.05).all()
     assert c.regressed
     done = subprocess.run([sys.executable, "-m", "kscope", "compare", str(base), str(new),
                            "--threshold", "5%"], capture_output=True, text=True)  # fmt: skip

@@ -103,14 +103,16 @@ def test_ignore_kernel_list(cupy_kernels, ignore):
 
 # torch's CUDA runtime first initialised inside the benchmark, after kscope set CUPTI up: on the
 # H200 the cupti timing path hung in that cuInit (5 of 6 runs) while kscope turned kernel records
-# on before the session, from a thread started when the tool was made. A fresh process, because
-# this process's torch is initialised by the other tests.
+# on before the session, from a thread started when the tool was made. With cache_control "none"
+# kscope makes no cache-flush buffer before the set-up; that sweep hung once (1 of 1, H200,
+# 2026-12-02) when the thermal guard and telemetry were made after the tool's set-up instead of
+# before it. A fresh process, because this process's torch is initialised by the other tests.
 FIRST_CUDA_CALL_INSIDE = """
 import json
 import torch
 import kscope
 
-@kscope.analyze.kernel(configs=[(1024,)], runs=3, warmup_runs=0,
+@kscope.analyze.kernel(configs=[(1024,)], runs=3, warmup_runs=0, cache_control="{cache}",
                        verbosity=kscope.VerbosityLevel.SILENT)
 def matmul(n):
     a = torch.randn(n, n, device="cuda")  # torch's first CUDA call in this process
@@ -122,9 +124,11 @@ print(json.dumps({"value": float(df["AvgValue"].iloc[0]), "runs": int(df["NumRun
 """
 
 
-def test_torch_initialising_cuda_inside_the_benchmark(tmp_path):
+@pytest.mark.parametrize("cache", ["all", "none"])
+def test_torch_initialising_cuda_inside_the_benchmark(tmp_path, cache):
     pytest.importorskip("torch")
-    done = run_script(tmp_path, "first_cuda_call.py", FIRST_CUDA_CALL_INSIDE, timeout=120)
+    script = FIRST_CUDA_CALL_INSIDE.replace("{cache}", cache)
+    done = run_script(tmp_path, "first_cuda_call.py", script, timeout=120)
     lines = done.stdout.strip().splitlines()
     assert lines, describe(done, tmp_path)
     out = json.loads(lines[-1])

@@ -100,7 +100,10 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   parts.environment = std::make_unique<cuda::GpuRunEnvironment>(parts.device, opt);
   parts.steps.lap("cache flush buffer");
   // Before each run: thermal guard, then telemetry; the environment flushes the cache at every
-  // annotated region's entry.
+  // annotated region's entry. Made here, before the tool's begin sets CUPTI up. Made after it,
+  // so that NVML's load overlapped CUPTI's set-up, a cache_control "none" sweep whose benchmark
+  // made torch's first CUDA call hung in it, and a process's first call was only 0.5-4 ms shorter
+  // (H200, 2026-12-02, bench/RESULTS.md).
   parts.monitor = thermal::RunMonitor::create(opt, log);
   parts.steps.lap("NVML and telemetry");
   return run_in_process(name, id, configs, fn, opt, std::move(plan), std::move(parts));

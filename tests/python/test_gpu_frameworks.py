@@ -104,9 +104,10 @@ def test_ignore_kernel_list(cupy_kernels, ignore):
 # torch's CUDA runtime first initialised inside the benchmark, after kscope set CUPTI up: on the
 # H200 the cupti timing path hung in that cuInit (5 of 6 runs) while kscope turned kernel records
 # on before the session, from a thread started when the tool was made. With cache_control "none"
-# kscope makes no cache-flush buffer before the set-up; that sweep hung once (1 of 1, H200,
-# 2026-12-02) when the thermal guard and telemetry were made after the tool's set-up instead of
-# before it. A fresh process, because this process's torch is initialised by the other tests.
+# kscope makes no cache-flush buffer before the set-up; such a sweep (bench/cold_regions.py --mode
+# timing-none) hung once (1 of 1, H200, 2026-12-02) when the thermal guard and telemetry were made
+# after the tool's set-up instead of before it. A fresh process, because this process's torch is
+# initialised by the other tests.
 FIRST_CUDA_CALL_INSIDE = """
 import json
 import torch

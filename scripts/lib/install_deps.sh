@@ -7,6 +7,9 @@
 #   test: the above and libgtest-dev python3 python3-dev python3-venv
 #         (the C++ and Python tests; the Python packages come from PyPI, scripts/lib/python_env.sh)
 #         and, optionally, locales (the comma-decimal locale test skips without it)
+#   wheel: g++ nlohmann-json3-dev libcli11-dev libexpat1-dev python3-dev python3-venv
+#         (scripts/build_wheel.sh: CMake, Ninja and the compiler come from PyPI; g++ is nvcc's
+#         host compiler)
 #
 # As root it runs `apt-get update` then `apt-get install`; otherwise it prints the one command
 # to run and fails (a missing optional package alone is only mentioned). The CUDA toolkit is not a distribution package: when no nvcc is found it
@@ -17,14 +20,16 @@ kscope_cmake_minimum=3.25
 # Prints the Debian packages of `profile` that are missing, one per line.
 kscope_missing_packages() {
   local profile=$1
-  command -v cmake >/dev/null || echo cmake
-  command -v ninja >/dev/null || echo ninja-build
+  if [ "$profile" != wheel ]; then
+    command -v cmake >/dev/null || echo cmake
+    command -v ninja >/dev/null || echo ninja-build
+  fi
   command -v g++ >/dev/null || echo g++
   [ -f /usr/include/nlohmann/json.hpp ] || echo nlohmann-json3-dev
   [ -f /usr/include/CLI/CLI.hpp ] || echo libcli11-dev
   [ -f /usr/include/expat.h ] || echo libexpat1-dev  # the sanitizer's XML reports
-  [ "$profile" = test ] || return 0
-  [ -f /usr/include/gtest/gtest.h ] || echo libgtest-dev
+  [ "$profile" != demo ] || return 0
+  [ "$profile" = wheel ] || [ -f /usr/include/gtest/gtest.h ] || echo libgtest-dev
   local py=${PYTHON:-python3}
   if ! command -v "$py" >/dev/null; then
     echo python3; echo python3-dev; echo python3-venv; return 0
@@ -32,8 +37,9 @@ kscope_missing_packages() {
   # Python.h, for the nanobind module.
   "$py" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
     2>/dev/null || echo python3-dev
-  # A venv is made only when $PYTHON lacks the pinned packages (scripts/lib/python_env.sh).
-  if ! "$py" -c "import nanobind, numpy, pandas, matplotlib, pytest" >/dev/null 2>&1; then
+  # The wheel is built in a venv of its own; for the tests a venv is made only when $PYTHON lacks
+  # the pinned packages (scripts/lib/python_env.sh).
+  if [ "$profile" = wheel ] || ! "$py" -c "import nanobind, numpy, pandas, matplotlib, pytest" >/dev/null 2>&1; then
     "$py" -c "import venv, ensurepip" >/dev/null 2>&1 || echo python3-venv
   fi
 }
@@ -70,7 +76,8 @@ kscope_find_cuda() {
   return 1
 }
 
-# Installs the missing packages of `profile` (demo | test), then checks CMake and CUDA.
+# Installs the missing packages of `profile` (demo | test | wheel), then checks CMake (but for
+# the wheel, whose CMake comes from PyPI) and CUDA.
 kscope_install_deps() {
   local profile=${1:-test}
   local need optional
@@ -92,7 +99,8 @@ kscope_install_deps() {
     # shellcheck disable=SC2086  # one word per package
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
   fi
-  kscope_check_cmake_version && kscope_find_cuda
+  [ "$profile" = wheel ] || kscope_check_cmake_version
+  kscope_find_cuda
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

@@ -1,55 +1,86 @@
 #!/usr/bin/env bash
 # Installs a kernelscope wheel into a fresh venv (its dependencies from PyPI) and runs it the
-# way a user on another machine would, with the CUDA toolkit hidden: `kscope --help`,
-# `kscope query-metrics --chip GH100` and a sweep that must stop with "no CUDA device" where
-# there is no GPU. As root the toolkit directory is covered by an empty tmpfs in a private
-# mount namespace; otherwise the check runs with the toolkit visible and says so.
+# way a user on another machine would, with the CUDA toolkit hidden:
+#   - `kscope --help`, and how long `kscope show --help` takes to start (median of 21 runs; it
+#     fails above KSCOPE_STARTUP_LIMIT_MS, default 50);
+#   - `kscope query-metrics --chip GH100`;
+#   - `show`, `compare`, `merge` and `plot` on the golden results of tests/fixtures/golden;
+#   - the README's Python quickstart as printed, which must stop with "no CUDA device" where there
+#     is no GPU (with an empty module standing in for torch when torch is not installed: without
+#     a device the benchmark's body never runs), and the nsight-python module layout.
+# As root the toolkit directory is covered by an empty tmpfs in a private mount namespace;
+# otherwise the check runs with the toolkit visible and says so.
 #
 # Usage: scripts/check_wheel.sh WHEEL
+#   PYTHON=python3.X  the Python of the venv (default python3)
 set -euo pipefail
 wheel=$(realpath "${1:?usage: $0 WHEEL}")
 cd "$(dirname "$0")/.."
+repo=$(pwd)
 venv=$(mktemp -d /tmp/kscope-wheel-venv.XXXXXX)
 trap 'rm -rf "$venv"' EXIT
-python3 -m venv "$venv"
+"${PYTHON:-python3}" -m venv "$venv"
 start=$(date +%s)
-"$venv/bin/pip" install -q --disable-pip-version-check "$wheel"
-echo "[check] installed $(basename "$wheel") and its dependencies in $(( $(date +%s) - start )) s"
+"$venv/bin/pip" install -q --disable-pip-version-check "$wheel[plot]"
+echo "[check] installed $(basename "$wheel") and its dependencies in $(( $(date +%s) - start )) s" \
+     "($("$venv/bin/python" -V), glibc $(ldd --version | head -n1 | grep -o '[0-9.]*$'))"
 
 steps='set -euo pipefail
-cd /
-out=$(mktemp)
-kscope --help >"$out"; head -n 3 "$out"
-kscope query-metrics --chip GH100 >"$out"; head -n 2 "$out"; echo "($(wc -l <"$out") lines)"
-rm -f "$out"
+work=$(mktemp -d)
+cd "$work"
+golden=$REPO/tests/fixtures/golden
+kscope --help >help.txt; head -n 3 help.txt
+python - <<PY
+import os, statistics, subprocess, sys, time
+times = []
+for _ in range(21):
+    start = time.perf_counter()
+    subprocess.run(["kscope", "show", "--help"], check=True, stdout=subprocess.DEVNULL)
+    times.append((time.perf_counter() - start) * 1e3)
+limit = float(os.environ.get("KSCOPE_STARTUP_LIMIT_MS", "50"))
+median = statistics.median(times)
+print(f"start-up: kscope show --help median {median:.1f} ms, best {min(times):.1f} ms (21 runs)")
+sys.exit(f"start-up over {limit:g} ms" if median > limit else 0)
+PY
+kscope query-metrics --chip GH100 >metrics.txt; head -n 2 metrics.txt; echo "($(wc -l <metrics.txt) lines)"
+kscope show "$golden/vadd_results.json" | head -n 4
+kscope compare "$golden/vadd_results.json" "$golden/vadd_results.json" >compare.txt
+echo "compare: $(grep -c SAME compare.txt) rows SAME"
+kscope merge "$golden/vadd_results.json" -o merged.json >/dev/null
+echo "merge: $(python -c "import json; print(len(json.load(open(\"merged.json\"))[\"processed\"]))") rows"
+kscope plot "$golden/vadd_results.json" -o vadd.png
+test -s vadd.png
 python - <<PY
 import kscope
 import kscope.collection.core  # the subpackage is in the wheel (nsight-python layout)
 assert kscope.collection.core.ProfileResults is kscope.ProfileResults
 print("layout: kscope.collection.core, thermovision, transformation, utils, visualization")
 print("device_available:", kscope.device_available(), "-", kscope.device_unavailable_reason())
-
-@kscope.analyze.kernel(configs=[(1,)])
-def noop(n):
-    with kscope.annotate("noop"):
-        pass
-
-try:
-    noop()
-except kscope.exceptions.NoDeviceError as error:
-    print("sweep:", error)
-else:
-    print("sweep: ran (a GPU is present)")
 PY
+# The README quickstart, as printed.
+sed -n "/^## Python quickstart/,/^## /p" "$REPO/README.md" |
+  sed -n "/^\`\`\`python$/,/^\`\`\`$/p" | sed "1d;\$d" >quickstart.py
+python -c "import torch" 2>/dev/null || : >torch.py
+if [ -s quickstart.py ] && python quickstart.py >quickstart.log 2>&1; then
+  echo "quickstart: ran (a GPU is present)"; tail -n 4 quickstart.log
+else
+  grep -q "no CUDA device" quickstart.log || { cat quickstart.log; exit 1; }
+  echo "quickstart: $(grep -o "kscope.exceptions.NoDeviceError: no CUDA device" quickstart.log)"
+fi
 python -c "import kscope, os; print(\"kscope from\", os.path.dirname(kscope.__file__))"'
+env=(HOME="${HOME:-/root}" PATH="$venv/bin:/usr/bin:/bin" REPO="$repo"
+     KSCOPE_STARTUP_LIMIT_MS="${KSCOPE_STARTUP_LIMIT_MS:-50}")
 cuda=$(readlink -f /usr/local/cuda 2>/dev/null || true)
 if [ "$(id -u)" = 0 ] && [ -n "$cuda" ] && [ -d "$cuda" ]; then
   echo "[check] with $cuda hidden (empty tmpfs), PATH=$venv/bin:/usr/bin:/bin"
   unshare --mount --propagation private bash -c \
-    'mount -t tmpfs tmpfs "$1" && exec env -i HOME=/root PATH="$2/bin:/usr/bin:/bin" bash -c "$3"' \
-    check "$cuda" "$venv" "$steps"
+    'mount -t tmpfs tmpfs "$1" && shift && exec env -i "$@"' \
+    check "$cuda" "${env[@]}" bash -c "$steps"
+elif [ -n "$cuda" ]; then
+  echo "[check] note: the toolkit at $cuda stays visible (not root)"
+  env -i "${env[@]}" bash -c "$steps"
 else
-  echo "[check] note: the toolkit stays visible (not root, or no /usr/local/cuda)"
-  env -i HOME="$HOME" PATH="$venv/bin:/usr/bin:/bin" bash -c "$steps"
+  echo "[check] no CUDA toolkit on this machine"
+  env -i "${env[@]}" bash -c "$steps"
 fi
 echo "[check] the wheel works without the CUDA toolkit"

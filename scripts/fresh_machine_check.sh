@@ -35,6 +35,7 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 cuda_dir=$(readlink -f "$cuda")  # /usr/local/cuda -> /usr/local/cuda-13.0
 
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
+source "$repo/scripts/lib/fresh_root.sh"
 commit=$(git -C "$repo" rev-parse HEAD)
 [ -z "$(git -C "$repo" status --porcelain)" ] ||
   echo "fresh_machine_check: note: uncommitted changes are not part of the check (it clones $commit)"
@@ -47,26 +48,13 @@ trap cleanup EXIT
 seconds() { date +%s; }
 t0=$(seconds)
 echo "[fresh] mmdebstrap bookworm (minbase + git, ca-certificates) into $root"
-mmdebstrap --quiet --variant=minbase --include=ca-certificates,git bookworm "$root" \
-  http://deb.debian.org/debian
+kscope_fresh_root "$root" bookworm git
 t1=$(seconds)
 echo "[fresh] git clone of $commit"
 git clone --quiet --no-checkout "$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)" \
   "$root/root/kscope"
 git -C "$root/root/kscope" checkout --quiet "$commit"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-# The network's trust settings, as any machine on it has them: behind a TLS-intercepting proxy
-# pip (and apt over https) needs this host's local CAs and pip configuration.
-if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
-  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
-  chroot "$root" update-ca-certificates >/dev/null 2>&1
-fi
-[ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
-mkdir -p "$root$cuda_dir"
-[ "$cuda_dir" = "$cuda" ] || ln -s "$cuda_dir" "$root$cuda"
-# What the toolkit's installer adds for the loader (CUPTI opens libnvperf_host.so by name).
-echo "$cuda_dir/lib64" >"$root/etc/ld.so.conf.d/zz-kscope-cuda.conf"
-[ -d "$cuda_dir/lib" ] && echo "$cuda_dir/lib" >>"$root/etc/ld.so.conf.d/zz-kscope-cuda.conf"
+kscope_root_cuda "$root" "$cuda_dir"
 
 # The chroot's commands, with nothing of this machine's environment (no ccache, no venv).
 steps='cd /root/kscope
@@ -85,18 +73,7 @@ scripts/test.sh >/tmp/test.log 2>&1 || {
 grep -E "tests passed|passed|skipped" /tmp/test.log | tail -n 6
 echo "[fresh] scripts/test.sh: exit 0 after $(( $(date +%s) - t )) s"'
 
-# A private mount namespace: the mounts vanish when it ends, whatever happens.
-unshare --mount --propagation private bash -euo pipefail -c '
-  root=$1 cuda=$2  # cuda: the toolkit directory itself
-  mount -t proc proc "$root/proc"
-  mount --rbind /dev "$root/dev"
-  mount --bind "$cuda" "$root$cuda"
-  mount -o remount,bind,ro "$root$cuda"
-  chroot "$root" ldconfig
-  shift 2
-  exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    DEMO_ONLY="$1" KSCOPE_SKIP_ASAN="$2" /bin/bash -euo pipefail -c "$3"
-' fresh "$root" "$cuda_dir" "$demo_only" "${KSCOPE_SKIP_ASAN:-0}" "$steps"
+kscope_in_root "$root" "$cuda_dir" "$steps" DEMO_ONLY="$demo_only" \
+  KSCOPE_SKIP_ASAN="${KSCOPE_SKIP_ASAN:-0}"
 t2=$(seconds)
 echo "[fresh] mmdebstrap $((t1 - t0)) s; clone, set-up, build and tests $((t2 - t1)) s; total $((t2 - t0)) s"

@@ -23,9 +23,10 @@ kscope_ubuntu_keyring() {
 }
 
 # kscope_fresh_root ROOT SUITE [PACKAGE,...]: a minimal root of SUITE (a Debian or an Ubuntu
-# release by its code name) with ca-certificates and the packages named, and this network's trust
-# settings (behind a TLS-intercepting proxy pip and apt over https need the host's local CAs and
-# pip configuration, as any machine on the network has them).
+# release by its code name) with apt (not part of Ubuntu's minimal base), ca-certificates and the
+# packages named, and this network's trust settings (behind a TLS-intercepting proxy pip and apt
+# over https need the host's local CAs and pip configuration, as any machine on the network has
+# them).
 kscope_fresh_root() {
   local root=$1 suite=$2 packages=${3:-}
   local mirror=http://deb.debian.org/debian keyring=() components=main
@@ -35,7 +36,7 @@ kscope_fresh_root() {
       keyring=(--keyring="$(kscope_ubuntu_keyring)") ;;
   esac
   mmdebstrap --quiet --variant=minbase --components="$components" "${keyring[@]}" \
-    --include="ca-certificates${packages:+,$packages}" "$suite" "$root" "$mirror"
+    --include="apt,ca-certificates${packages:+,$packages}" "$suite" "$root" "$mirror"
   cp /etc/resolv.conf "$root/etc/resolv.conf"
   if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
     cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"

@@ -12,16 +12,27 @@
 # otherwise the check runs with the toolkit visible and says so.
 #
 # Usage: scripts/check_wheel.sh WHEEL
-#   PYTHON=python3.X  the Python of the venv (default python3)
+#   PYTHON=python3.X        the Python of the venv (default python3)
+#   KSCOPE_CHECK_OFFLINE=1  install the wheel alone into a venv that sees the system's packages
 set -euo pipefail
 wheel=$(realpath "${1:?usage: $0 WHEEL}")
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 venv=$(mktemp -d /tmp/kscope-wheel-venv.XXXXXX)
 trap 'rm -rf "$venv"' EXIT
-"${PYTHON:-python3}" -m venv "$venv"
 start=$(date +%s)
-"$venv/bin/pip" install -q --disable-pip-version-check "$wheel[plot]"
+if [ "${KSCOPE_CHECK_OFFLINE:-0}" = 1 ]; then
+  # No package index (the GPU machine): the venv sees the packages of $PYTHON (torch, numpy,
+  # pandas, matplotlib, nvidia-cuda-cupti) through a .pth file, which works where $PYTHON is
+  # itself a venv (--system-site-packages would see its base's), and gets the wheel alone.
+  "${PYTHON:-python3}" -m venv "$venv"
+  "${PYTHON:-python3}" -c 'import site; print("\n".join(site.getsitepackages()))' \
+    >"$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/_outer.pth"
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-index --no-deps "$wheel"
+else
+  "${PYTHON:-python3}" -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "$wheel[plot]"
+fi
 echo "[check] installed $(basename "$wheel") and its dependencies in $(( $(date +%s) - start )) s" \
      "($("$venv/bin/python" -V), glibc $(ldd --version | head -n1 | grep -o '[0-9.]*$'))"
 

@@ -40,12 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import kscope  # noqa: E402
 import kscope.testing as kt  # noqa: E402
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    t0 = time.perf_counter()
-    out = fn()
-    return out, (time.perf_counter() - t0) * 1e3
+from gpu_script import skip_reason, timed  # noqa: E402
 
 
 def kscope_entry(result: Any, wall_ms: float, note: str = "") -> dict[str, Any]:
@@ -199,13 +194,8 @@ def main() -> int:
     parser.add_argument("--ncu", action="store_true", help="only the ncu reference")
     parser.add_argument("--ncu-runs", type=int, default=20)
     args = parser.parse_args()
-    if not kscope.device_available():
-        print(json.dumps({"skipped": f"no CUDA device: {kscope.device_unavailable_reason()}"}))
-        return 0
-    try:
-        import torch  # noqa: F401
-    except ImportError as e:
-        print(json.dumps({"skipped": f"torch not installed ({e})"}))
+    if (why := skip_reason()) is not None:
+        print(json.dumps({"skipped": why}))
         return 0
     if args.ncu:
         print(json.dumps({str(n): reference(n, args.ncu_runs) for n in args.sizes}))

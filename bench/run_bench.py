@@ -438,6 +438,18 @@ def python_overhead(b: Bench) -> None:
               [(d["kscope_s"][0] - bare) / runs * 1e6])
 
 
+def add_wall_times(b: Bench, section: str, key: str, label: str, tools: dict[str, Any]) -> None:
+    """One "<label>: <tool> wall time" figure per tool (value, CI and runs in the note); a tool
+    that reported a skip is a skip."""
+    for tool, got in tools.items():
+        if "skipped" in got:
+            b.skip(f"{key} {tool}", got["skipped"])
+            continue
+        note = (f"{fmt(got['value_us'])} us, CI95 +-{fmt(got['rel_ci_pct'])} %"
+                f"{'' if got['runs'] is None else ', ' + str(got['runs']) + ' runs'}; {got['note']}")
+        b.add(section, f"{label}: {tool} wall time", "ms", [got["wall_ms"]], note=note)
+
+
 def time_to_precision(b: Bench) -> None:
     """Wall time until each tool reports the mean time of a ~12 us and a ~1.5 us kernel with a
     CI95 half-width <= 0.5 % (or its noise floor), and the value it reports
@@ -455,13 +467,7 @@ def time_to_precision(b: Bench) -> None:
         if ref:
             tools.update(ref[0].get(size, {}))
         label = f"a + b, {int(size):,} floats"
-        for tool, got in tools.items():
-            if "skipped" in got:
-                b.skip(f"time_to_precision {size} {tool}", got["skipped"])
-                continue
-            note = (f"{fmt(got['value_us'])} us, CI95 +-{fmt(got['rel_ci_pct'])} %"
-                    f"{'' if got['runs'] is None else ', ' + str(got['runs']) + ' runs'}; {got['note']}")
-            b.add(section, f"{label}: {tool} wall time", "ms", [got["wall_ms"]], note=note)
+        add_wall_times(b, section, f"time_to_precision {size}", label, tools)
         peers = [v["wall_ms"] for k, v in tools.items()
                  if not k.startswith("kscope") and k != "ncu reference" and "wall_ms" in v]
         for name in ("kscope auto", "kscope auto graph"):
@@ -507,13 +513,7 @@ def do_bench_figures(b: Bench, data: dict[str, Any], ncu: dict[str, Any]) -> Non
     for size, tools in data["sizes"].items():
         tools.update(ncu.get(size, {}))
         label = f"a + b, {int(size):,} floats"
-        for tool, got in tools.items():
-            if "skipped" in got:
-                b.skip(f"do_bench_race {size} {tool}", got["skipped"])
-                continue
-            note = (f"{fmt(got['value_us'])} us, CI95 +-{fmt(got['rel_ci_pct'])} %"
-                    f"{'' if got['runs'] is None else ', ' + str(got['runs']) + ' runs'}; {got['note']}")
-            b.add(section, f"{label}: {tool} wall time", "ms", [got["wall_ms"]], note=note)
+        add_wall_times(b, section, f"do_bench_race {size}", label, tools)
         mine = tools.get("kscope do_bench", {})
         peers = {k: v["wall_ms"] for k, v in tools.items()
                  if k in ("do_bench", "do_bench_cudagraph", "adaptive_autorange") and "wall_ms" in v}

@@ -24,6 +24,18 @@ std::function<void()> python_call(const nb::callable& fn) {
   };
 }
 
+namespace {
+
+// kscope::time, or its test hook, on the Python callable `fn` with the GIL released.
+Timing without_gil(const nb::callable& fn, const TimeOptions& options,
+                   Timing (*measure)(const std::function<void()>&, const TimeOptions&)) {
+  const std::function<void()> call = python_call(fn);
+  nb::gil_scoped_release no_gil;
+  return measure(call, options);
+}
+
+}  // namespace
+
 void bind_time(nb::module_& m) {
   auto time_options =
       nb::class_<TimeOptions>(m, "TimeOptions",
@@ -55,21 +67,14 @@ void bind_time(nb::module_& m) {
       .def("rel_ci", &Timing::rel_ci, "CI95 half-width / |avg| (NaN for one call).");
 
   m.def(
-      "time",
-      [](const nb::callable& fn, const TimeOptions& options) {
-        const std::function<void()> call = python_call(fn);
-        nb::gil_scoped_release no_gil;
-        return time(call, options);
-      },
+      "time", [](const nb::callable& fn, const TimeOptions& o) { return without_gil(fn, o, time); },
       nb::arg("fn"), nb::arg("options"),
       "Measures fn(): the GPU time of the kernels each call launches (kscope::time). Python "
       "exceptions raised by fn propagate unchanged.");
   m.def(
       "_test_time_without_device",
-      [](const nb::callable& fn, const TimeOptions& options) {
-        const std::function<void()> call = python_call(fn);
-        nb::gil_scoped_release no_gil;
-        return time_without_device(call, options);
+      [](const nb::callable& fn, const TimeOptions& o) {
+        return without_gil(fn, o, time_without_device);
       },
       nb::arg("fn"), nb::arg("options"),
       "Test hook: time() through its real session without a device; the kernels are those fn "

@@ -103,7 +103,6 @@ class Timing:
     def quantile(self, q: float) -> float:
         """The ``q`` quantile (0 <= q <= 1) of :attr:`values`, interpolated linearly (numpy's
         default); ``InvalidArgumentError`` outside [0, 1]."""
-        _require_number("q", q)
         return float(self._timing.quantile(float(q)))
 
     def __repr__(self) -> str:

@@ -32,13 +32,14 @@ import json
 import math
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import kscope  # noqa: E402
+from gpu_script import skip_reason, timed  # noqa: E402
 from kscope._native import native  # noqa: E402
 
 # t(0.975, df) for the CI of do_bench's samples: kscope's engine (no scipy on the GPU machine).
@@ -53,12 +54,6 @@ def mean_ci(samples: list[float]) -> tuple[float, float]:
         return m, float("nan")
     t = _T(0.975, n - 1)
     return m, 100 * t * statistics.stdev(samples) / math.sqrt(n) / abs(m)
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    t0 = time.perf_counter()
-    out = fn()
-    return out, (time.perf_counter() - t0) * 1e3
 
 
 def measure(n: int, debug: bool) -> dict[str, Any]:
@@ -161,13 +156,8 @@ def main() -> int:
     parser.add_argument("--debug", action="store_true",
                         help="kscope's DEBUG lines (fixed cost step by step, phases) on stderr")
     args = parser.parse_args()
-    if not kscope.device_available():
-        print(json.dumps({"skipped": f"no CUDA device: {kscope.device_unavailable_reason()}"}))
-        return 0
-    try:
-        import torch  # noqa: F401
-    except ImportError as e:
-        print(json.dumps({"skipped": f"torch not installed ({e})"}))
+    if (why := skip_reason()) is not None:
+        print(json.dumps({"skipped": why}))
         return 0
     if args.ncu:
         print(json.dumps({str(n): reference(n, args.ncu_runs) for n in args.sizes}))

@@ -14,4 +14,5 @@
 #include "kscope/merge.hpp"
 #include "kscope/results.hpp"
 #include "kscope/sanitize.hpp"
+#include "kscope/time.hpp"
 #include "kscope/value.hpp"

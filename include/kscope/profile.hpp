@@ -33,13 +33,15 @@ using Benchmark = std::function<void(const Config& config)>;
 [[nodiscard]] Results profile(std::string_view name, std::vector<Config> configs,
                               const Benchmark& fn, const Options& options = {});
 
-/// Gives up what kscope keeps loaded between profile() calls of the process (docs/cost.md): the
-/// cupti tool's CUPTI subscription and kernel activity records, a range profiler kept by
-/// KSCOPE_KEEP_COUNTERS_S (which holds the GPU's counters for every process), and NVML. The next
-/// profile() sets them up again, which costs what a process's first call pays for them (tens of
+/// Gives up what kscope keeps loaded between profile() and kscope::time calls of the process
+/// (docs/cost.md): the cupti tool's CUPTI subscription and kernel activity records, a range
+/// profiler kept by KSCOPE_KEEP_COUNTERS_S (which holds the GPU's counters for every process),
+/// NVML, and kscope::time's cache flush buffers (2 x L2 per device). The next call sets them up
+/// again, which costs what a process's first call pays for them (tens of
 /// milliseconds on an H200; docs/cost.md has the measured figures).
 /// Call it before another CUPTI client needs the process (a profiler of your own; kscope's Python
-/// front does it before torch.profiler starts); kscope calls it at exit and before ncu or
+/// front does it before torch.profiler starts) and before cudaDeviceReset (the kept buffers and
+/// a kept range profiler belong to the CUDA context); kscope calls it at exit and before ncu or
 /// compute-sanitizer re-run the program. Between profile() calls a held subscription costs each
 /// kernel launch of the process about a microsecond. Does not throw.
 void release() noexcept;

@@ -17,8 +17,9 @@ decorators), :mod:`~kscope.annotation`, :mod:`~kscope.collection` (``core``: the
 ``ProfileResults``), :mod:`~kscope.extraction` (derived metrics), :mod:`~kscope.transformation`
 (DataFrames), :mod:`~kscope.visualization` (plots), :mod:`~kscope.info_collector`,
 :mod:`~kscope.thermovision`, :mod:`~kscope.tools_manager`, :mod:`~kscope.exceptions`,
-:mod:`~kscope.experimental`, :mod:`~kscope.utils`; and kscope's :mod:`~kscope.sanitize` and
-:mod:`~kscope.comparison` (:func:`compare`). See
+:mod:`~kscope.experimental`, :mod:`~kscope.utils`; and kscope's :mod:`~kscope.sanitize`,
+:mod:`~kscope.comparison` (:func:`compare`), :mod:`~kscope.timing` (:func:`time`: one
+measurement of a callable) and :mod:`~kscope.testing` (``do_bench`` for Triton's users). See
 docs/python.md.
 """
 
@@ -34,7 +35,9 @@ from . import (
     experimental,
     extraction,
     info_collector,
+    testing,
     thermovision,
+    timing,
     tools_manager,
     transformation,
     utils,
@@ -46,6 +49,7 @@ from .collection.core import OutputFormat, ProfileResults, load, load_ncu, outpu
 from .comparison import Comparison, compare
 from .info_collector import CollectionScope, InfoCollector
 from .sanitize import sanitize
+from .timing import Timing, time
 from .tools_manager import Tool, activate, deactivate, get_active_tool
 from .utils import (
     VerbosityLevel,
@@ -63,6 +67,7 @@ __all__ = [
     "InfoCollector",
     "OutputFormat",
     "ProfileResults",
+    "Timing",
     "Tool",
     "VerbosityLevel",
     "activate",
@@ -87,7 +92,10 @@ __all__ = [
     "release",
     "row_panel",
     "sanitize",
+    "testing",
     "thermovision",
+    "time",
+    "timing",
     "tools_manager",
     "transformation",
     "utils",

@@ -2,59 +2,17 @@
 // std::function caster re-acquires the GIL for every call (the engine runs with the GIL
 // released) and keeps a reference to the callable while the engine holds a copy.
 
-#include <type_traits>
-#include <utility>
-
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include "bind_fields.hpp"
 #include "bindings.hpp"
 #include "kscope/options.hpp"
 
 namespace kscope::python {
-namespace {
-
-// A callback field as a property that also accepts and returns None (an empty std::function);
-// `field(o)` is the field of Options `o`, const or not (a member, or a member of one of its
-// groups).
-template <class Field>
-void def_callback_at(nb::class_<Options>& cls, const char* name, Field field, const char* doc) {
-  using Fn = std::decay_t<decltype(field(std::declval<Options&>()))>;
-  cls.def_prop_rw(
-      name,
-      [field](const Options& o) -> nb::object { return field(o) ? nb::cast(field(o)) : nb::none(); },
-      [field](Options& o, nb::handle fn) { field(o) = fn.is_none() ? Fn() : nb::cast<Fn>(fn); },
-      nb::arg("fn").none(), doc);
-}
-
-template <class Fn>
-void def_callback(nb::class_<Options>& cls, const char* name, Fn Options::*field, const char* doc) {
-  def_callback_at(cls, name, [field](auto& o) -> auto& { return o.*field; }, doc);
-}
-
-// A member of one of Options' groups (Options::thermal, ...) as a flat property: Python keeps
-// the flat names (thermal_mode for thermal.mode) that its keywords, the JSON files and the error
-// messages use.
-template <class Group, class T>
-void def_grouped(nb::class_<Options>& cls, const char* name, Group Options::*group,
-                 T Group::*field, const char* doc) {
-  cls.def_prop_rw(
-      name, [group, field](const Options& o) -> T { return o.*group.*field; },
-      [group, field](Options& o, T value) { (o.*group).*field = std::move(value); }, doc);
-}
-
-// A callback member of one of Options' groups (Options::region_capture) as a flat property that
-// also accepts and returns None.
-template <class Group, class Fn>
-void def_grouped_callback(nb::class_<Options>& cls, const char* name, Group Options::*group,
-                          Fn Group::*field, const char* doc) {
-  def_callback_at(cls, name, [group, field](auto& o) -> auto& { return o.*group.*field; }, doc);
-}
-
-}  // namespace
 
 void bind_options(nb::module_& m) {
   nb::enum_<Verbosity>(m, "Verbosity", "How much kscope prints; level N prints levels <= N.")
@@ -106,8 +64,9 @@ void bind_options(nb::module_& m) {
                   "pass, device memory restored between passes), \"application\" (the same "
                   "without restoring) or \"kernel\" (CUPTI's kernel replay)")
           .def_rw("duration_source", &Options::duration_source,
-                  "cupti tool, gpu__time_duration.sum: \"activity\" (activity records) or "
-                  "\"profiler\" (the range profiler: ncu's definition)")
+                  "cupti tool, gpu__time_duration.sum: \"activity\" (activity records), "
+                  "\"profiler\" (the range profiler: ncu's definition) or \"events\" (CUDA "
+                  "events around each region)")
           .def_rw("cuda_graph", &Options::cuda_graph,
                   "replay the annotated regions from CUDA graphs (needs region_capture_*)")
           .def_rw("ignore_kernel_list", &Options::ignore_kernel_list,
@@ -142,17 +101,7 @@ void bind_options(nb::module_& m) {
                "Raises InvalidArgument (bad values) or NotSupportedError (valid values the tool "
                "cannot "
                "honour).");
-  // Options::adaptive (Python runs="auto").
-  def_grouped(options, "auto_runs", &Options::adaptive, &AdaptiveRuns::enabled,
-              "adaptive run count (Python runs='auto')");
-  def_grouped(options, "target_rel_ci", &Options::adaptive, &AdaptiveRuns::target_rel_ci,
-              "auto_runs: CI95 half-width to reach, fraction of the mean");
-  def_grouped(options, "min_runs", &Options::adaptive, &AdaptiveRuns::min_runs,
-              "auto_runs: first batch, fewest runs");
-  def_grouped(options, "max_runs", &Options::adaptive, &AdaptiveRuns::max_runs,
-              "auto_runs: most runs per config");
-  def_grouped(options, "time_budget", &Options::adaptive, &AdaptiveRuns::time_budget,
-              "auto_runs: seconds per config");
+  def_adaptive_runs(options);  // Options::adaptive (Python runs="auto")
   // Options::sanitizer.
   def_grouped(options, "sanitizer_checks", &Options::sanitizer, &SanitizerOptions::checks,
               "tool \"sanitizer\": any of \"memcheck\", \"racecheck\", \"initcheck\", "

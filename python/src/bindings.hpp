@@ -4,10 +4,12 @@
 
 #include <nanobind/nanobind.h>
 
+#include <functional>
 #include <string>
 
 #include "kscope/info_value.hpp"
 #include "kscope/profile.hpp"
+#include "kscope/time.hpp"
 #include "kscope/value.hpp"
 
 namespace nanobind::detail {
@@ -75,10 +77,23 @@ void bind_compare(nb::module_& m);     // CompareOptions, Comparison, compare (c
 void bind_aggregate(nb::module_& m);   // aggregate_rows (aggregate.hpp)
 void bind_annotation(nb::module_& m);  // begin/end_annotation, current_annotation
 void bind_profile(nb::module_& m);     // profile, version, device_available, available_tools
+void bind_time(nb::module_& m);        // TimeOptions, Timing, time (time.hpp)
+
+/// A Python callable without arguments as the engine's callable: it acquires the GIL for each
+/// call; `fn` must outlive it.
+[[nodiscard]] std::function<void()> python_call(const nb::callable& fn);
 
 /// Test hook (test_session.cpp): profile() through the engine's real Session and tables with a
 /// stand-in for the tool and no device.
 [[nodiscard]] Results profile_without_device(std::string_view name, std::vector<Config> configs,
                                              const Benchmark& fn, const Options& options);
+
+/// Test hook (test_session.cpp): kscope::time through its real session without a device, on a
+/// stand-in tool whose kernels are those `fn` "launches" with launch_test_kernel().
+[[nodiscard]] Timing time_without_device(const std::function<void()>& fn,
+                                         const TimeOptions& options);
+/// Inside time_without_device: kernel `name` of `ns` launched now (attributed to the open region
+/// and run as the CUPTI launch callback attributes a real one). Raises outside it.
+void launch_test_kernel(const std::string& name, double ns);
 
 }  // namespace kscope::python

@@ -20,4 +20,5 @@ NB_MODULE(_kscope, m) {
   kscope::python::bind_aggregate(m);
   kscope::python::bind_annotation(m);
   kscope::python::bind_profile(m);
+  kscope::python::bind_time(m);
 }

@@ -1,20 +1,28 @@
-// Test hook behind _kscope._test_profile_without_device: the engine's real Session, extraction,
-// transformation, info collectors, journal and resume (api/device_free_session.hpp), without a
-// device (and the timeline: host phases, and kernels on stream 7 timed at annotation entry). A
-// stand-in collector turns every
-// annotation entered in a measured run into one "kernel" whose metric i is worth
-// 100 (config + 1) + run + i (ns for the time metric); the run environment does nothing. It lets
-// the Python tests drive decorators, annotations and info collectors end to end on a CPU. The only
-// binding source that uses the engine's internal headers (src/).
+// Test hooks behind _kscope._test_profile_without_device and _kscope._test_time_without_device.
+//
+// The first: the engine's real Session, extraction, transformation, info collectors, journal and
+// resume (api/device_free_session.hpp), without a device (and the timeline: host phases, and
+// kernels on stream 7 timed at annotation entry). A stand-in collector turns every annotation
+// entered in a measured run into one "kernel" whose metric i is worth 100 (config + 1) + run + i
+// (ns for the time metric); the run environment does nothing. It lets the Python tests drive
+// decorators, annotations and info collectors end to end on a CPU.
+//
+// The second: kscope::time's real session (api/time_session.hpp) on a stand-in collector whose
+// kernels are those the callable "launches" with _kscope._test_launch(name, ns), so that the
+// Python tests drive kscope.time and kscope.testing.do_bench with chosen values.
+//
+// The only binding source that uses the engine's internal headers (src/).
 
 #include <chrono>
 #include <mutex>
 #include <utility>
 
 #include "api/device_free_session.hpp"
+#include "api/time_session.hpp"
 #include "bindings.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/collector.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope::python {
 namespace {
@@ -84,6 +92,75 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
                                const Benchmark& fn, const Options& options) {
   return kscope::profile_without_device(name, std::move(configs), fn, options,
                                         std::make_unique<AnnotationCountingCollector>());
+}
+
+
+namespace {
+
+// The kernels the callable launches through launch_test_kernel(), attributed like the cupti
+// tool's launch callback attributes real ones: to the open region of a measured run.
+class LaunchedKernels : public Collector {
+ public:
+  [[nodiscard]] std::string name() const override { return "cpu-test"; }
+  void begin(const SessionInfo&) override {}
+  [[nodiscard]] std::vector<KernelRecord> flush() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<KernelRecord> out;
+    out.swap(records_);
+    return out;
+  }
+  [[nodiscard]] bool flush_is_complete() const override { return true; }
+  [[nodiscard]] std::vector<KernelRecord> end() override { return flush(); }
+  void launch(const std::string& name, double ns) {
+    auto& registry = AnnotationRegistry::instance();
+    const auto s = registry.snapshot();
+    if (s.annotation < 0 || !s.in_run || s.run.warmup) return;
+    KernelRecord k;
+    k.annotation = registry.name_of(s.annotation);
+    k.kernel = name;
+    k.mangled = name;
+    k.run = s.run;
+    k.sequence = s.sequence;
+    k.metrics.push_back({kTimeMetric, ns, std::string("ns")});
+    std::lock_guard<std::mutex> lock(mu_);
+    records_.push_back(std::move(k));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<KernelRecord> records_;
+};
+
+class NoDevice : public RunEnvironment {
+ public:
+  void synchronize() override {}
+};
+
+std::mutex g_launched_mu;
+LaunchedKernels* g_launched = nullptr;  // the collector of the time_without_device in progress
+
+}  // namespace
+
+Timing time_without_device(const std::function<void()>& fn, const TimeOptions& options) {
+  LaunchedKernels collector;
+  NoDevice environment;
+  {
+    std::lock_guard<std::mutex> lock(g_launched_mu);
+    g_launched = &collector;
+  }
+  struct Unset {
+    ~Unset() {
+      std::lock_guard<std::mutex> lock(g_launched_mu);
+      g_launched = nullptr;
+    }
+  } unset;
+  return time_session(fn, options, collector, environment, 0);
+}
+
+void launch_test_kernel(const std::string& name, double ns) {
+  std::lock_guard<std::mutex> lock(g_launched_mu);
+  if (!g_launched) throw InvalidArgument("_test_launch outside _test_time_without_device");
+  g_launched->launch(name, ns);
 }
 
 }  // namespace kscope::python

@@ -17,7 +17,7 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& table() {
       {"clock_control", {"base", "none"}},
       {"replay_mode", {"kernel", "range"}},
       {"metric_replay", {"checkpoint", "application", "kernel"}},
-      {"duration_source", {"activity", "profiler"}},
+      {"duration_source", {"activity", "profiler", "events"}},
       {"thermal_mode", {"auto", "manual", "off"}},
       {"on_config_error", {"raise", "skip"}},
       {"sanitizer_checks", {"memcheck", "racecheck", "initcheck", "synccheck"}},
@@ -207,6 +207,12 @@ void Options::validate() const {
         "Invalid reexec_argv: its first element (the executable that re-runs this program) is "
         "empty. Give the executable and its arguments, e.g. {sys.executable, script, args...}, "
         "or leave reexec_argv empty to re-run this process's own command line.");
+  }
+  if (duration_source == "events" && tool != "cupti") {
+    throw NotSupportedError(
+        "duration_source 'events' is the cupti tool's: it records CUDA events in this process "
+        "around every annotated region. Tool '" + tool + "' measures with its own profiler; use "
+        "tool 'cupti' for event timing.");
   }
   if (tool == "cupti" && clock_control == "base") {
     throw NotSupportedError(

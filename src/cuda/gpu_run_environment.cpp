@@ -7,8 +7,11 @@
 namespace kscope::cuda {
 
 GpuRunEnvironment::GpuRunEnvironment(int device, const Options& options) {
-  if (options.cache_control == "all") flusher_ = std::make_unique<CacheFlusher>(device);
+  if (options.cache_control == "all") owned_ = std::make_unique<CacheFlusher>(device);
+  flusher_ = owned_.get();
 }
+
+GpuRunEnvironment::GpuRunEnvironment(CacheFlusher* flusher) : flusher_(flusher) {}
 
 void GpuRunEnvironment::before_region(const std::string& annotation) {
   (void)annotation;

@@ -12,7 +12,10 @@ namespace kscope::cuda {
 
 class GpuRunEnvironment : public RunEnvironment {
  public:
+  /// With cache_control "all", a flusher of its own (2 x L2 on `device`, for the session).
   GpuRunEnvironment(int device, const Options& options);
+  /// Flushes with `flusher`, which outlives it (kscope::time's resident one); null: no flush.
+  explicit GpuRunEnvironment(CacheFlusher* flusher);
 
   /// cache_control "all": waits for the GPU work launched before the region, then flushes the
   /// L2 (CacheFlusher), so that every region's first kernel starts cold, as under ncu.
@@ -21,7 +24,8 @@ class GpuRunEnvironment : public RunEnvironment {
   void recover() override;
 
  private:
-  std::unique_ptr<CacheFlusher> flusher_;
+  std::unique_ptr<CacheFlusher> owned_;
+  CacheFlusher* flusher_ = nullptr;
 };
 
 }  // namespace kscope::cuda

@@ -68,7 +68,8 @@ def test_decorator_with_options(fake_engine):
         ),
         (
             "duration_source",
-            r"^Invalid duration_source 'invalid_value'\. Expected 'activity' or 'profiler'\.$",
+            r"^Invalid duration_source 'invalid_value'\. Expected 'activity', 'profiler' or "
+            r"'events'\.$",
         ),
         ("thermal_mode", r"^Invalid thermal_mode 'invalid_value'\. Expected 'auto', 'manual' or"),
     ],

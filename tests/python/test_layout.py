@@ -56,6 +56,8 @@ def test_top_level_names_are_the_modules_objects():
     assert kscope.row_panel is kscope.utils.row_panel
     assert kscope.col_panel is kscope.utils.col_panel
     assert kscope.load is kscope.collection.core.load
+    assert kscope.time is kscope.timing.time
+    assert kscope.Timing is kscope.timing.Timing
 
 
 def test_the_package_is_nsight_pythons_layout_plus_kscopes_additions():
@@ -66,7 +68,8 @@ def test_the_package_is_nsight_pythons_layout_plus_kscopes_additions():
     kscope_own = {"kscope.sanitize", "kscope.comparison", "kscope.pytest_plugin",
                   "kscope.collection.reexec", "kscope.__main__",
                   "kscope._native", "kscope._cuda_libs", "kscope._engine_cli", "kscope._kscope",
-                  "kscope._cupti_handoff", "kscope.cuda_graphs"}
+                  "kscope._cupti_handoff", "kscope.cuda_graphs", "kscope.timing",
+                  "kscope.testing"}
     assert names == nsight | kscope_own
 
 

@@ -250,7 +250,7 @@ ClockControl = Literal["none", "base"]
 CacheControl = Literal["all", "none"]
 ReplayMode = Literal["kernel", "range"]
 MetricReplay = Literal["checkpoint", "application", "kernel"]
-DurationSource = Literal["activity", "profiler"]
+DurationSource = Literal["activity", "profiler", "events"]
 OnConfigError = Literal["raise", "skip"]
 
 _ENGINE_VERBOSITY = {

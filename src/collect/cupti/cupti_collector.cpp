@@ -3,6 +3,7 @@
 #include <cupti.h>
 
 #include "collect/cupti/counter_collector.hpp"
+#include "collect/cupti/event_timer.hpp"
 #include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
 #include "collect/cupti/timing_collector.hpp"
@@ -12,6 +13,13 @@
 namespace kscope::cupti {
 
 void CuptiCollector::check_options(const Options& options) {
+  if (options.duration_source == "events" &&
+      (options.metrics != std::vector<std::string>{kTimeMetric} || options.replay_mode != "kernel")) {
+    throw NotSupportedError(
+        "duration_source 'events' times each annotated region with a pair of CUDA events and "
+        "measures nothing else: it needs metrics ['gpu__time_duration.sum'] and replay_mode "
+        "'kernel'. Collect the other metrics in a sweep of their own.");
+  }
   for (const auto& m : options.metrics) check_metric_name_syntax(m);
   check_launch_metrics(options);
   if (options.adaptive.enabled && needs_range_profiler(options)) {
@@ -33,7 +41,9 @@ std::string CuptiCollector::version() const {
 void CuptiCollector::begin(const SessionInfo& info) {
   device_metrics_ = {};
   cost_summary_.clear();
-  if (needs_range_profiler(*info.options)) {
+  if (info.options->duration_source == "events") {
+    path_ = std::make_unique<EventTimer>();
+  } else if (needs_range_profiler(*info.options)) {
     path_ = std::make_unique<CounterCollector>(info);
     // Counter records get the device's launch__/device__attribute_ metrics (check_launch_metrics
     // refused the per-launch ones); the timing path adds all of them from activity records.

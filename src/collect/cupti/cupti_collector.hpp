@@ -1,9 +1,10 @@
 #pragma once
 // The cupti tool: in-process kernel durations (Activity API) attributed to annotations and runs
 // at launch time (Callback API); any other metric through the CUPTI Range Profiler. begin()
-// picks the measurement path: TimingCollector, or CounterCollector when the options need the
-// range profiler (other metrics, replay_mode "range", duration_source "profiler"), so plain
-// timing stays as cheap as it is.
+// picks the measurement path: TimingCollector, CounterCollector when the options need the
+// range profiler (other metrics, replay_mode "range", duration_source "profiler"), or EventTimer
+// for duration_source "events" (CUDA events around each region), so plain timing stays as cheap
+// as it is.
 
 #include <map>
 #include <memory>
@@ -20,8 +21,9 @@ class CuptiCollector : public Collector {
   /// Checks, before any GPU work, what needs no chip: names only Nsight Compute serves
   /// (launch__*, device__*, ... other than the launch and device metrics of launch_metrics.hpp,
   /// and launch-configuration metrics together with counters) throw NotSupportedError naming
-  /// tool 'ncu', malformed names throw InvalidArgument. Names are checked against the GPU's
-  /// catalogue in begin().
+  /// tool 'ncu', malformed names throw InvalidArgument, duration_source "events" with other
+  /// metrics or replay_mode "range" throws NotSupportedError. Names are checked against the
+  /// GPU's catalogue in begin().
   static void check_options(const Options& options);
   [[nodiscard]] std::string name() const override { return "cupti"; }
   [[nodiscard]] std::string version() const override;

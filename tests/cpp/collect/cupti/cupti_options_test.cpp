@@ -111,10 +111,36 @@ TEST(CuptiOptionsTest, DurationSourceIsValidatedAndSelectsTheRangeProfiler) {
   EXPECT_FALSE(cupti::needs_range_profiler(o));  // plain timing: activity records only
   o.duration_source = "counters";
   EXPECT_EQ(error_text<InvalidArgument>([&] { o.validate(); }),
-            "Invalid duration_source 'counters'. Expected 'activity' or 'profiler'.");
+            "Invalid duration_source 'counters'. Expected 'activity', 'profiler' or 'events'.");
   o.duration_source = "profiler";
   EXPECT_NO_THROW(o.validate());
   EXPECT_TRUE(cupti::needs_range_profiler(o));
+  o.duration_source = "events";
+  EXPECT_NO_THROW(o.validate());
+  EXPECT_FALSE(cupti::needs_range_profiler(o));  // CUDA events, no counters
+}
+
+TEST(CuptiOptionsTest, EventDurationsMeasureTheTimeMetricOfRegionsWithTheCuptiTool) {
+  Options o;
+  o.duration_source = "events";
+  o.adaptive.enabled = true;  // events are complete once the device is synchronised
+  EXPECT_NO_THROW(cupti::CuptiCollector::check_options(o));
+  const std::string text =
+      "duration_source 'events' times each annotated region with a pair of CUDA events and "
+      "measures nothing else: it needs metrics ['gpu__time_duration.sum'] and replay_mode "
+      "'kernel'. Collect the other metrics in a sweep of their own.";
+  o.metrics = {kTimeMetric, "dram__bytes_read.sum"};
+  EXPECT_EQ(error_text<NotSupportedError>([&] { cupti::CuptiCollector::check_options(o); }), text);
+  o.metrics = {kTimeMetric};
+  o.replay_mode = "range";
+  EXPECT_EQ(error_text<NotSupportedError>([&] { cupti::CuptiCollector::check_options(o); }), text);
+  o.replay_mode = "kernel";
+  o.adaptive.enabled = false;
+  o.tool = "ncu";
+  EXPECT_EQ(error_text<NotSupportedError>([&] { o.validate(); }),
+            "duration_source 'events' is the cupti tool's: it records CUDA events in this process "
+            "around every annotated region. Tool 'ncu' measures with its own profiler; use tool "
+            "'cupti' for event timing.");
 }
 
 TEST(CuptiOptionsTest, AdaptiveRunsNeedActivityDurations) {

@@ -1,0 +1,26 @@
+#pragma once
+// kscope::time without the device: its options as a session's, the Session over one config
+// without a journal, and the Timing of the session's records. What touches the device (the cupti
+// tool, the cache flush, the synchronisation) comes in as a Collector and a RunEnvironment, so
+// CPU tests run the same path with fakes.
+
+#include <functional>
+
+#include "core/collector.hpp"
+#include "core/run_environment.hpp"
+#include "kscope/time.hpp"
+
+namespace kscope {
+
+/// The profile() options kscope::time's session runs with, validated (the same texts as
+/// profile()'s): `options`' run count, warm-up, cache control, duration source and ignore list;
+/// silent, no thermal guard, the kernels of one call summed.
+[[nodiscard]] Options session_options(const TimeOptions& options);
+
+/// kscope::time on `collector` (begun and ended by the session) and `environment`, measuring on
+/// CUDA device `device`. Checks what time() promises: an empty callable and a call inside a
+/// profile() run are refused, a callable that launches no kernel is an ExtractionError.
+[[nodiscard]] Timing time_session(const std::function<void()>& fn, const TimeOptions& options,
+                                  Collector& collector, RunEnvironment& environment, int device);
+
+}  // namespace kscope

@@ -1,6 +1,7 @@
 """``kscope.utils``: what every stage shares (nsight-python's ``nsight.utils``): the verbosity
 levels, the plot-panel markers, warnings attributed to the user's call, the value helpers for
-config values, the sweep's progress display in notebooks, and the device check.
+config values, the sweep's progress display and the tables' length in notebooks, and the device
+check.
 """
 
 from __future__ import annotations
@@ -177,6 +178,16 @@ def notebook_progress(name: str) -> Callable[[Any], None] | None:
     return NotebookProgress(tqdm, name)
 
 
+def notebook_max_rows() -> int:
+    """How many rows the HTML tables of a notebook show (``ProfileResults._repr_html_``,
+    ``Comparison._repr_html_``): pandas' ``display.max_rows`` (60 by default), 0 (all) when that
+    is None or 0. The rest are left out, with a line saying how many."""
+    import pandas as pd
+
+    value = pd.get_option("display.max_rows")
+    return int(value) if value else 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Whether a CUDA device is usable here: the engine's own check (the one that makes a sweep stop
 # with "no CUDA device: <why>"), for skipping GPU work the way kscope's tests do::
@@ -210,6 +221,7 @@ __all__ = [
     "is_bool",
     "is_scalar",
     "label",
+    "notebook_max_rows",
     "notebook_progress",
     "row_panel",
     "user_package_name",

@@ -52,7 +52,15 @@ from ..transformation import (
     raw_frame,
     stops_frame,
 )
-from ..utils import VerbosityLevel, is_bool, label, notebook_progress, user_package_name, warn
+from ..utils import (
+    VerbosityLevel,
+    is_bool,
+    label,
+    notebook_max_rows,
+    notebook_progress,
+    user_package_name,
+    warn,
+)
 from .reexec import flushing_in_child, reexec_command
 
 
@@ -712,6 +720,12 @@ class ProfileResults:
 
     def __str__(self) -> str:
         return str(self._results.table())
+
+    def _repr_html_(self) -> str:
+        """The processed table (a sanitizer session's findings) as HTML, what a notebook shows:
+        a caption (name, id, GPU, host) and the first ``pandas.options.display.max_rows`` rows
+        with a line saying how many were left out (:meth:`to_dataframe` has them all)."""
+        return str(self._results.to_html_table(notebook_max_rows()))
 
     def __repr__(self) -> str:
         return (

@@ -878,6 +878,15 @@ class KernelProfiler:
             )
         return ProfileResults(results, rows)
 
+    def run_unmeasured(self, *args: Any, configs: Iterable[Any] | None = None) -> None:
+        """Calls the function once per config, bound as a call binds them (same configs, same
+        errors), without the engine: nothing is measured, printed or written (the pytest
+        plugin's ``--kscope-disable``). Its exceptions propagate."""
+        rows = sanitize_configs(self.signature, args, {}, configs, self._decorator_configs())
+        for row in rows:
+            call = bind(self.signature, row)
+            self.func(*call.args, **call.kwargs)
+
 
 def make_wrapper(
     func: Callable[..., Any], settings: KernelSettings

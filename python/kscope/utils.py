@@ -6,6 +6,7 @@ check.
 
 from __future__ import annotations
 
+import importlib
 import numbers
 import os
 import sys
@@ -131,9 +132,10 @@ def label(value: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The sweep's progress where it runs: in Jupyter, a live ``tqdm.auto`` bar when tqdm is
-# installed (``pip install 'kernelscope[progress]'``); elsewhere the engine's own line (redrawn
-# in place on a terminal, plain lines every few seconds in logs and in notebooks without tqdm).
+# The sweep's progress where it runs: in Jupyter, a live ``tqdm.auto`` widget when tqdm and
+# ipywidgets are installed (``pip install 'kernelscope[progress]'``); elsewhere the engine's own
+# line (redrawn in place on a terminal, plain lines every few seconds in logs and in notebooks
+# without them).
 
 
 def in_notebook() -> bool:
@@ -168,10 +170,12 @@ class NotebookProgress:
 
 def notebook_progress(name: str) -> Callable[[Any], None] | None:
     """A progress display for the sweep of ``name``, or None for the engine's printed line:
-    only inside Jupyter with tqdm installed."""
+    only inside Jupyter with tqdm and ipywidgets installed (without ipywidgets tqdm.auto warns
+    and falls back to a text bar; the engine's line is the better text)."""
     if not in_notebook():
         return None
     try:
+        importlib.import_module("ipywidgets")
         from tqdm.auto import tqdm
     except ImportError:
         return None

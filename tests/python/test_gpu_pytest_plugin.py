@@ -14,6 +14,7 @@ import re
 import pytest
 
 from kscope.pytest_plugin import result_file, saved_runs
+from test_pytest_plugin import section
 
 pytestmark = pytest.mark.gpu
 pytest_plugins = ["pytester"]
@@ -59,13 +60,6 @@ def test_matmul(kscope_benchmark):
 VERDICT = r"(FASTER|SLOWER|SAME|UNSURE)"
 
 
-def _section(done: pytest.RunResult) -> list[str]:
-    lines = done.stdout.lines
-    start = next(i for i, line in enumerate(lines) if " kscope benchmarks " in line)
-    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("===="))
-    return [line for line in lines[start + 1 : end] if line]
-
-
 def test_a_suite_run_twice_compares_the_second_run_with_the_first(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -81,9 +75,10 @@ def test_a_suite_run_twice_compares_the_second_run_with_the_first(
     print(first.stdout.str())
     first.assert_outcomes(passed=2)
     (run1,) = saved_runs(".kscope")
-    for nodeid, name in [("test_suite.py::test_vadd", None), ("test_suite.py::test_matmul", "fp32")]:
+    for nodeid, name in [("test_suite.py::test_vadd", None),
+                         ("test_suite.py::test_matmul", "fp32")]:  # fmt: skip
         assert os.path.exists(result_file(run1.path, nodeid, name))
-    lines = _section(first)
+    lines = section(first)
     assert lines[0] == f"saved in {run1.path}"
     rows = [line for line in lines if re.match(r"  (add|mm)  ", line)]
     assert len(rows) == 3, lines  # vadd's two configs, matmul's one
@@ -96,7 +91,7 @@ def test_a_suite_run_twice_compares_the_second_run_with_the_first(
     second.assert_outcomes(passed=2)
     run1_again, run2 = saved_runs(".kscope")
     assert run1_again == run1 and run2.number == 2
-    lines = _section(second)
+    lines = section(second)
     assert lines[:2] == [f"saved in {run2.path}", f"compared with {run1.path}"]
     assert lines[2].rstrip().endswith("Ratio  Verdict")
     rows = [line for line in lines if re.match(r"  (add|mm)  ", line)]
@@ -110,7 +105,7 @@ def test_a_suite_run_twice_compares_the_second_run_with_the_first(
     disabled = pytester.runpytest_subprocess("-p", "kscope.pytest_plugin", "--kscope-disable",
                                              timeout=300)  # fmt: skip
     disabled.assert_outcomes(passed=2)
-    assert _section(disabled) == [
+    assert section(disabled) == [
         "--kscope-disable: 2 benchmark(s) ran once per config, unmeasured; nothing was saved or "
         "compared"]  # fmt: skip
     assert len(saved_runs(".kscope")) == 2

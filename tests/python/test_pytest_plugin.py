@@ -31,19 +31,22 @@ def _fake(monkeypatch, tmp_path):
     monkeypatch.setattr(native, "profile", engine.profile)
 """
 
-BENCH = """
+# A benchmark function for the suites below.
+VADD = """
 import kscope
 
 def vadd(n):
     with kscope.annotate("fake"):
         pass
+"""
 
+BENCH = VADD + """
 def test_vadd(kscope_benchmark):
     results = kscope_benchmark(vadd, 1024, runs=10)
     assert len(results.to_dataframe()) == 1
 """
 
-VADD = "test_bench.py::test_vadd"
+TEST_VADD = "test_bench.py::test_vadd"
 # The fake engine's runs of config 0 are 100, 101, ..., 109 ns (times the scale): mean 104.5,
 # RSD 2.9 %, CI95 half-width t(0.975, 9) * 3.03 / sqrt(10) = 2.17 ns, 2.1 % of the mean.
 HEADER = "  Annotation  Config  Metric                      Mean   CI95   RSD  Runs"
@@ -90,9 +93,9 @@ def test_results_are_saved_per_test_and_listed_at_the_end(suite: pytest.Pytester
     base = suite.path / "base"
     done = run(suite, f"--kscope-dir={base}")
     done.assert_outcomes(passed=1)
-    assert os.path.exists(result_file(str(base), VADD, None))
+    assert os.path.exists(result_file(str(base), TEST_VADD, None))
     assert saved_runs(str(base)) == []  # no run directory without --kscope-autosave / --kscope-save
-    assert section(done) == [f"saved in {base}", HEADER, VADD, ROW]
+    assert section(done) == [f"saved in {base}", HEADER, TEST_VADD, ROW]
     assert result_file("d", "test_bench.py::test_vadd[1-2]", "fp16") == os.path.join(
         "d", "test_bench.py__test_vadd_1-2_-fp16.json"
     )
@@ -123,7 +126,7 @@ def test_within_the_threshold_passes_with_ratio_and_verdict_in_the_table(
         f"saved in {suite.path / 'new'}",
         f"compared with {base}",
         HEADER + "  Ratio  Verdict",
-        VADD,
+        TEST_VADD,
         "  fake        n=1024  gpu__time_duration.sum  125.4 ns  ±2.1%  2.9%    10  1.200  SLOWER",
     ]
     assert "1 SLOWER; nothing SLOWER beyond the threshold of 25%" not in done.stdout.str()
@@ -136,7 +139,7 @@ def test_a_benchmark_the_baseline_lacks_warns(suite: pytest.Pytester) -> None:
     empty = suite.mkdir("empty")
     done = run(suite, f"--kscope-dir={suite.path / 'new'}", f"--kscope-compare={empty}")
     done.assert_outcomes(passed=1, warnings=1)
-    missing = result_file(str(empty), VADD, None)
+    missing = result_file(str(empty), TEST_VADD, None)
     assert f"kscope: no result to compare with: '{missing}' does not exist" in done.stdout.str()
 
 
@@ -149,7 +152,7 @@ def test_the_narrow_table_puts_each_row_on_lines_of_its_own(
     done = run(suite, f"--kscope-dir={base}", f"--kscope-compare={base}")
     lines = section(done)
     assert lines[2:] == [
-        VADD,
+        TEST_VADD,
         "  fake  n=1024  gpu__time_duration.sum",
         "    mean 104.5 ns  CI95 ±2.1%  RSD 2.9%  runs 10",
         "    ratio 1.000  SAME",
@@ -166,8 +169,8 @@ def test_autosave_keeps_numbered_runs_and_compare_takes_the_latest(suite: pytest
     run(suite, "--kscope-autosave").assert_outcomes(passed=1)
     (first,) = saved_runs(storage)
     assert first.number == 1 and re.fullmatch(r"\d{8}_\d{6}", first.name)  # no git here
-    assert os.path.exists(result_file(first.path, VADD, None))
-    assert not os.path.exists(result_file(storage, VADD, None))
+    assert os.path.exists(result_file(first.path, TEST_VADD, None))
+    assert not os.path.exists(result_file(storage, TEST_VADD, None))
 
     done = run(suite, "--kscope-autosave", "--kscope-compare", "--kscope-fail=25%", scale=1.2)
     done.assert_outcomes(passed=1)
@@ -261,13 +264,7 @@ def test_a_bad_threshold_is_a_usage_error(suite: pytest.Pytester) -> None:
 
 
 def test_two_benchmarks_of_one_name_in_a_test_are_an_error(suite: pytest.Pytester) -> None:
-    suite.makepyfile(test_twice="""
-import kscope
-
-def vadd(n):
-    with kscope.annotate("fake"):
-        pass
-
+    suite.makepyfile(test_twice=VADD + """
 def test_twice(kscope_benchmark):
     kscope_benchmark(vadd, 1, runs=2, name="a")
     kscope_benchmark(vadd, 2, runs=2, name="a")
@@ -342,13 +339,7 @@ def _device_for(monkeypatch, tmp_path):
 MEASURED = {measured}
 """
 
-TWO = """
-import kscope
-
-def vadd(n):
-    with kscope.annotate("fake"):
-        pass
-
+TWO = VADD + """
 def test_a(kscope_benchmark):
     kscope_benchmark(vadd, 1, runs=2)
 

@@ -13,13 +13,16 @@ import re
 
 import pytest
 
+import kscope
 from kscope.pytest_plugin import result_file, saved_runs
 from test_pytest_plugin import section
 
 pytestmark = pytest.mark.gpu
 pytest_plugins = ["pytester"]
 
-PYTHON_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+# Where this process imported kscope from (the checkout's python/, or an installed wheel's
+# site-packages): the suites' processes import the same.
+KSCOPE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(kscope.__file__)))
 
 CONFTEST = """
 import pytest
@@ -67,7 +70,7 @@ def test_a_suite_run_twice_compares_the_second_run_with_the_first(
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_suite=SUITE)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        p for p in [PYTHON_DIR, os.environ.get("PYTHONPATH", "")] if p))  # fmt: skip
+        p for p in [KSCOPE_PARENT, os.environ.get("PYTHONPATH", "")] if p))  # fmt: skip
     monkeypatch.setenv("COLUMNS", "200")  # the one-line table
     args = ["-p", "kscope.pytest_plugin", "-rs", "--kscope-autosave"]
 

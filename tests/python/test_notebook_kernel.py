@@ -19,7 +19,11 @@ from typing import Any
 
 import pytest
 
-PYTHON_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+import kscope
+
+# Where this process imported kscope from (the checkout's python/, or an installed wheel's
+# site-packages): the kernel imports the same.
+KSCOPE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(kscope.__file__)))
 PACKAGES = ("nbclient", "nbformat", "ipykernel", "ipywidgets", "tqdm")
 
 SWEEP = """
@@ -51,7 +55,7 @@ def _require_packages() -> None:
 
 
 def _run_notebook(cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Runs ``cells`` in a fresh kernel of this Python, with this checkout's kscope importable;
+    """Runs ``cells`` in a fresh kernel of this Python, with this process's kscope importable;
     returns the executed notebook, its widget states in ``metadata.widgets``."""
     import nbformat
     from nbclient import NotebookClient
@@ -67,7 +71,7 @@ def _run_notebook(cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
     monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        p for p in [PYTHON_DIR, os.environ.get("PYTHONPATH", "")] if p))  # fmt: skip
+        p for p in [KSCOPE_PARENT, os.environ.get("PYTHONPATH", "")] if p))  # fmt: skip
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     client = NotebookClient(notebook, kernel_name="kscope-test", timeout=120,
                             startup_timeout=120, store_widget_state=True,

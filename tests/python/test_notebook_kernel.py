@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -121,3 +122,18 @@ def test_a_sweep_in_a_kernel_shows_a_live_bar_and_html_tables(
     html = comparison.data["text/html"]
     assert html.startswith('<div class="kscope-comparison">')
     assert html.count('<td class="kscope-verdict kscope-verdict-same"') == 2
+
+
+def test_missing_packages_skip_or_fail_when_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every package there but two.
+    found = {name: None if name in ("nbclient", "ipywidgets") else object() for name in PACKAGES}
+    monkeypatch.setattr(importlib.util, "find_spec", found.get)
+    why = ("needs nbclient, ipywidgets to run a Jupyter kernel "
+           "(pip install -r requirements-dev.txt)")  # fmt: skip
+    monkeypatch.delenv("KSCOPE_REQUIRE_NOTEBOOK_TEST", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=re.escape(why)):
+        _require_packages()
+    monkeypatch.setenv("KSCOPE_REQUIRE_NOTEBOOK_TEST", "1")
+    required = f"KSCOPE_REQUIRE_NOTEBOOK_TEST=1, but this Python {why}"
+    with pytest.raises(pytest.fail.Exception, match=re.escape(required)):
+        _require_packages()

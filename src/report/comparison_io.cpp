@@ -1,5 +1,6 @@
-// The outputs of kscope::Comparison: table, markdown, CSV and JSON (docs/compare.md). The CSV
-// and JSON columns come from one list, kColumns.
+// The outputs of kscope::Comparison: table, markdown, the notebook's HTML, CSV and JSON
+// (docs/compare.md), and the verdicts' display text and colour. The CSV and JSON columns come
+// from one list, kColumns.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -115,7 +116,9 @@ std::string summary_line(const Comparison& c) {
 
 std::string verdict_class(Verdict v) {
   std::string name = to_string(v);
-  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : name) {
+    c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
   return "kscope-verdict-" + name;
 }
 

@@ -10,7 +10,8 @@ void write_html_table(const Cells& t, std::ostream& out, const HtmlTableOptions&
   out << "<table" << (o.id.empty() ? "" : " id=\"" + xml_escape(o.id) + "\"") << ">\n<thead><tr>";
   for (const auto& h : t.header) out << "<th>" << xml_escape(h) << "</th>";
   out << "</tr></thead>\n<tbody>\n";
-  const std::size_t shown = o.max_rows > 0 && o.max_rows < t.rows.size() ? o.max_rows : t.rows.size();
+  const std::size_t shown =
+      o.max_rows > 0 && o.max_rows < t.rows.size() ? o.max_rows : t.rows.size();
   for (std::size_t r = 0; r < shown; ++r) {
     const auto& row = t.rows[r];
     out << "<tr>";

@@ -15,9 +15,10 @@ namespace kscope::report {
 
 struct HtmlTableOptions {
   std::string id;            ///< the table's id attribute ("": none)
-  std::size_t max_rows = 0;  ///< > 0: only the first max_rows rows, then a line saying how many were left out
+  /// > 0: only the first max_rows rows, then a line saying how many were left out.
+  std::size_t max_rows = 0;
   /// Attributes added to the cell of row `row`, column `column` (` class="..." style="..."`,
-  /// escaped by the caller), or "".
+  /// escaped by the caller), or "". Not for the number columns, which have their class.
   std::function<std::string(std::size_t row, std::size_t column)> cell_attributes;
 };
 

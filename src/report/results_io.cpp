@@ -52,8 +52,8 @@ void Results::print(std::ostream& out) const { write("table", out); }
 std::string Results::to_html_table(std::size_t max_rows) const {
   std::ostringstream out;
   const Metadata& m = d_.metadata;
-  out << "<div class=\"kscope-results\">\n<p><strong>" << report::xml_escape(report::result_title(*this))
-      << "</strong>: " << report::xml_escape(report::gpu_label(m))
+  out << "<div class=\"kscope-results\">\n<p><strong>"
+      << report::xml_escape(report::result_title(*this)) << "</strong>: " << report::xml_escape(report::gpu_label(m))
       << (m.host.empty() ? "" : ", " + report::xml_escape(m.host)) << "</p>\n";
   report::write_result_warnings(*this, out);
   report::write_results_html(*this, out, max_rows, false);

@@ -42,6 +42,11 @@ enum class Verdict {
 
 /// "FASTER", "SLOWER", "SAME", "UNSURE", "BASE_ONLY", "NEW_ONLY".
 [[nodiscard]] const char* to_string(Verdict verdict);
+/// The colour reports give a verdict ("#rrggbb", white text on it reads): FASTER green, SLOWER
+/// red, UNSURE amber, SAME grey, BASE_ONLY blue, NEW_ONLY purple. The notebook table
+/// (Comparison::to_html_table) and Python's ratio plot use it; the verdict's text is always shown
+/// too.
+[[nodiscard]] const char* verdict_color(Verdict verdict);
 /// "lower" or "higher".
 [[nodiscard]] const char* to_string(Direction direction);
 
@@ -102,11 +107,21 @@ class Comparison {
   void print(std::ostream& out) const;
   /// GitHub-flavoured markdown (a pull-request comment): warnings, then a table.
   [[nodiscard]] std::string to_markdown() const;
+  /// An HTML fragment for a notebook: a <div class="kscope-comparison"> with the summary line,
+  /// the warnings and the table of print(), every text escaped; each verdict cell has the class
+  /// "kscope-verdict kscope-verdict-<verdict>" (lower case, "-" for "_") and verdict_color()
+  /// as its background. `max_rows` > 0: only the first max_rows rows, then a line saying how
+  /// many were left out.
+  [[nodiscard]] std::string to_html_table(std::size_t max_rows = 0) const;
   /// One CSV row per ComparisonRow (columns in docs/compare.md).
   void write_csv(std::ostream& out) const;
   /// JSON document {"kind": "kscope.comparison", "rows": [...], "warnings": [...], ...}.
   [[nodiscard]] std::string to_json() const;
 };
+
+/// A row's verdict as the tables print it: to_string(verdict), followed by " (beyond threshold)"
+/// for a row SLOWER beyond the threshold.
+[[nodiscard]] std::string verdict_text(const ComparisonRow& row);
 
 /// How `metric` improves: a declaration in `options` first; then "*pct_of_peak*" and units or
 /// names of a rate (".../second", "per_second") are higher-is-better; times, bytes and cycles

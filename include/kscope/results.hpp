@@ -304,6 +304,11 @@ class Results {
   /// Aligned human-readable processed table with a header naming GPU, host and tool
   /// (write("table", out)).
   void print(std::ostream& out) const;
+  /// The processed table (a sanitizer session's findings) as an HTML fragment for a notebook:
+  /// a <div class="kscope-results"> with a caption (name, id, GPU, host), the table with every
+  /// text escaped, and the configs that failed. `max_rows` > 0: only the first max_rows rows,
+  /// then a line saying how many were left out. Python's ProfileResults._repr_html_.
+  [[nodiscard]] std::string to_html_table(std::size_t max_rows = 0) const;
   /// Writes `<prefix>profiled_data-<name>-<id>.csv` (raw) and
   /// `<prefix>processed_data-<name>-<id>.csv` (processed); returns the two paths. Results of
   /// tool "sanitizer" (or with findings) also get `<prefix>findings-<name>-<id>.csv`, the third

@@ -18,19 +18,14 @@ import pandas as pd
 
 from ._native import native
 from .collection.core import ProfileResults, load
+from .utils import notebook_max_rows
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-#: Marker colours of the ratio plot, per verdict.
-VERDICT_COLORS: dict[str, str] = {
-    "FASTER": "tab:green",
-    "SLOWER": "tab:red",
-    "SAME": "tab:gray",
-    "UNSURE": "tab:orange",
-    "BASE_ONLY": "tab:blue",
-    "NEW_ONLY": "tab:purple",
-}
+#: The colour of each verdict (``"#rrggbb"``), the engine's (``kscope::verdict_color``): the
+#: ratio plot's markers and the verdict cells of the notebook table.
+VERDICT_COLORS: dict[str, str] = dict(native.verdict_colors())
 
 
 class Comparison:
@@ -51,6 +46,12 @@ class Comparison:
         """True when a row is SLOWER by more than the threshold (``kscope compare`` then exits
         with status 3)."""
         return bool(self._c.regressed())
+
+    @property
+    def engine_comparison(self) -> Any:
+        """The engine's ``kscope._kscope.Comparison`` (its ``rows``: ``annotation``, ``metric``,
+        ``config``, ``ratio``, ``verdict``, ``verdict_text``, ...)."""
+        return self._c
 
     @property
     def verdicts(self) -> list[str]:
@@ -128,6 +129,13 @@ class Comparison:
 
     def __str__(self) -> str:
         return str(self._c.table())
+
+    def _repr_html_(self) -> str:
+        """The comparison as HTML, what a notebook shows: the summary line, the warnings and the
+        table of ``str()`` with every verdict cell coloured (:data:`VERDICT_COLORS`, class
+        ``kscope-verdict-<verdict>``; the verdict's text stays), the first
+        ``pandas.options.display.max_rows`` rows and a line saying how many were left out."""
+        return str(self._c.to_html_table(notebook_max_rows()))
 
     def __repr__(self) -> str:
         return f"<Comparison {len(self._c.rows)} rows: {', '.join(sorted(set(self.verdicts)))}>"

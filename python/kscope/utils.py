@@ -1,10 +1,12 @@
 """``kscope.utils``: what every stage shares (nsight-python's ``nsight.utils``): the verbosity
 levels, the plot-panel markers, warnings attributed to the user's call, the value helpers for
-config values, the sweep's progress display in notebooks, and the device check.
+config values, the sweep's progress display and the tables' length in notebooks, and the device
+check.
 """
 
 from __future__ import annotations
 
+import importlib
 import numbers
 import os
 import sys
@@ -130,9 +132,10 @@ def label(value: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The sweep's progress where it runs: in Jupyter, a live ``tqdm.auto`` bar when tqdm is
-# installed (``pip install 'kernelscope[progress]'``); elsewhere the engine's own line (redrawn
-# in place on a terminal, plain lines every few seconds in logs and in notebooks without tqdm).
+# The sweep's progress where it runs: in Jupyter, a live ``tqdm.auto`` widget when tqdm and
+# ipywidgets are installed (``pip install 'kernelscope[progress]'``); elsewhere the engine's own
+# line (redrawn in place on a terminal, plain lines every few seconds in logs and in notebooks
+# without them).
 
 
 def in_notebook() -> bool:
@@ -167,14 +170,26 @@ class NotebookProgress:
 
 def notebook_progress(name: str) -> Callable[[Any], None] | None:
     """A progress display for the sweep of ``name``, or None for the engine's printed line:
-    only inside Jupyter with tqdm installed."""
+    only inside Jupyter with tqdm and ipywidgets installed (without ipywidgets tqdm.auto warns
+    and falls back to a text bar; the engine's line is the better text)."""
     if not in_notebook():
         return None
     try:
+        importlib.import_module("ipywidgets")
         from tqdm.auto import tqdm
     except ImportError:
         return None
     return NotebookProgress(tqdm, name)
+
+
+def notebook_max_rows() -> int:
+    """How many rows the HTML tables of a notebook show (``ProfileResults._repr_html_``,
+    ``Comparison._repr_html_``): pandas' ``display.max_rows`` (60 by default), 0 (all) when that
+    is None or 0. The rest are left out, with a line saying how many."""
+    import pandas as pd
+
+    value = pd.get_option("display.max_rows")
+    return int(value) if value else 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,6 +225,7 @@ __all__ = [
     "is_bool",
     "is_scalar",
     "label",
+    "notebook_max_rows",
     "notebook_progress",
     "row_panel",
     "user_package_name",

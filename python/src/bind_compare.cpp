@@ -1,5 +1,6 @@
 // Bindings of include/kscope/compare.hpp: kscope::compare and its Comparison.
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -28,7 +29,9 @@ void bind_compare(nb::module_& m) {
       .def_ro("ratio_ci_lower", &ComparisonRow::ratio_ci_lower)
       .def_ro("ratio_ci_upper", &ComparisonRow::ratio_ci_upper)
       .def_ro("beyond_threshold", &ComparisonRow::beyond_threshold)
-      .def_prop_ro("verdict", [](const ComparisonRow& r) { return std::string(to_string(r.verdict)); });
+      .def_prop_ro("verdict", [](const ComparisonRow& r) { return std::string(to_string(r.verdict)); })
+      .def_prop_ro("verdict_text", &verdict_text,
+                   "the verdict as the tables print it ('SLOWER (beyond threshold)')");
 
   nb::class_<Comparison>(m, "Comparison", "What compare() found.")
       .def_ro("rows", &Comparison::rows)
@@ -43,6 +46,9 @@ void bind_compare(nb::module_& m) {
         return out.str();
       })
       .def("to_markdown", &Comparison::to_markdown)
+      .def("to_html_table", &Comparison::to_html_table, nb::arg("max_rows") = 0,
+           "An HTML fragment for a notebook: summary, warnings, the table with coloured "
+           "verdicts; max_rows > 0: only the first rows.")
       .def("to_csv", [](const Comparison& c) {
         std::ostringstream out;
         c.write_csv(out);
@@ -54,6 +60,17 @@ void bind_compare(nb::module_& m) {
         "Compares NEW against BASE (docs/compare.md).");
   m.def("student_t_quantile", &student_t_quantile, nb::arg("p"), nb::arg("df"),
         "t with P(T <= t) = p, Student's t with df degrees of freedom");
+  m.def(
+      "verdict_colors",
+      [] {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (Verdict v : {Verdict::kFaster, Verdict::kSlower, Verdict::kSame, Verdict::kUnsure,
+                          Verdict::kBaseOnly, Verdict::kNewOnly}) {
+          out.emplace_back(to_string(v), verdict_color(v));
+        }
+        return out;
+      },
+      "(verdict, '#rrggbb') for every verdict: the colours of the notebook table and the plot");
   m.def("parse_threshold", &parse_threshold, nb::arg("text"), "'5%' -> 0.05, '0.05' -> 0.05");
 }
 

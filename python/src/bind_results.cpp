@@ -207,6 +207,9 @@ void bind_results(nb::module_& m) {
           nb::arg("format"), nb::arg("compare") = nb::none(),
           "The result in one of output_formats(), as text.")
       .def("to_json", &Results::to_json, "The JSON document as text.")
+      .def("to_html_table", &Results::to_html_table, nb::arg("max_rows") = 0,
+           "The processed table as an HTML fragment for a notebook; max_rows > 0: only the "
+           "first rows, and a line saying how many were left out.")
       .def_static("load", &Results::load, nb::arg("path"),
                   "Loads a JSON result (from C++ or Python) or a session journal (.jsonl).");
   m.attr("SCHEMA_VERSION") = kSchemaVersion;

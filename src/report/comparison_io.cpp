@@ -1,6 +1,8 @@
-// The outputs of kscope::Comparison: table, markdown, CSV and JSON (docs/compare.md). The CSV
-// and JSON columns come from one list, kColumns.
+// The outputs of kscope::Comparison: table, markdown, the notebook's HTML, CSV and JSON
+// (docs/compare.md), and the verdicts' display text and colour. The CSV and JSON columns come
+// from one list, kColumns.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <ostream>
@@ -10,7 +12,9 @@
 #include "kscope/compare.hpp"
 #include "report/aligned_text.hpp"
 #include "report/csv_writer.hpp"
+#include "report/html_table.hpp"
 #include "report/json_codec.hpp"
+#include "report/svg_plot.hpp"
 
 namespace kscope {
 namespace {
@@ -69,12 +73,6 @@ std::string ci_text(const ComparisonRow& r) {
          format_significant(r.ratio_ci_upper, 4) + "]";
 }
 
-std::string verdict_text(const ComparisonRow& r) {
-  std::string v = to_string(r.verdict);
-  if (r.beyond_threshold) v += " (beyond threshold)";
-  return v;
-}
-
 // The human-readable columns of the table and the markdown.
 std::vector<std::string> display_header() {
   return {"Annotation", "Config", "Metric", "Unit", "Base", "New", "Ratio", "Ratio CI95",
@@ -86,6 +84,16 @@ std::vector<std::string> display_row(const ComparisonRow& r) {
           num(r.new_value), std::isfinite(r.ratio) ? format_significant(r.ratio, 4) : "-",
           ci_text(r), change_text(r), std::isfinite(r.p_value) ? format_significant(r.p_value, 2) : "-",
           verdict_text(r)};
+}
+
+// The table of print() and to_html_table().
+report::Cells display_cells(const Comparison& c) {
+  report::Cells cells;
+  cells.header = display_header();
+  for (const auto& r : c.rows) cells.rows.push_back(display_row(r));
+  cells.first_number = 4;  // Base, New, Ratio, Ratio CI95, Change, p
+  cells.numbers = 6;
+  return cells;
 }
 
 std::string summary_line(const Comparison& c) {
@@ -106,17 +114,38 @@ std::string summary_line(const Comparison& c) {
   return out;
 }
 
+std::string verdict_class(Verdict v) {
+  std::string name = to_string(v);
+  for (char& c : name) {
+    c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return "kscope-verdict-" + name;
+}
+
 }  // namespace
+
+std::string verdict_text(const ComparisonRow& r) {
+  std::string v = to_string(r.verdict);
+  if (r.beyond_threshold) v += " (beyond threshold)";
+  return v;
+}
+
+const char* verdict_color(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kFaster: return "#1a7f37";
+    case Verdict::kSlower: return "#cf222e";
+    case Verdict::kSame: return "#6e7781";
+    case Verdict::kUnsure: return "#9a6700";
+    case Verdict::kBaseOnly: return "#0969da";
+    case Verdict::kNewOnly: return "#8250df";
+  }
+  return "#6e7781";
+}
 
 void Comparison::print(std::ostream& out) const {
   out << "kscope compare: BASE " << base_name << " vs NEW " << new_name << "\n";
   for (const auto& w : warnings) out << "warning: " << w << "\n";
-  report::Cells cells;
-  cells.header = display_header();
-  for (const auto& r : rows) cells.rows.push_back(display_row(r));
-  cells.first_number = 4;  // Base, New, Ratio, Ratio CI95, Change, p
-  cells.numbers = 6;
-  report::print_aligned(cells, out);
+  report::print_aligned(display_cells(*this), out);
   out << summary_line(*this) << "\n";
 }
 
@@ -149,6 +178,29 @@ std::string Comparison::to_markdown() const {
     for (const auto& f : fields) out << " " << cell(f) << " |";
     out << "\n";
   }
+  return out.str();
+}
+
+std::string Comparison::to_html_table(std::size_t max_rows) const {
+  std::ostringstream out;
+  out << "<div class=\"kscope-comparison\">\n<p><strong>kscope compare</strong>: BASE <code>"
+      << report::xml_escape(base_name) << "</code> vs NEW <code>" << report::xml_escape(new_name)
+      << "</code>: " << report::xml_escape(summary_line(*this)) << "</p>\n";
+  for (const auto& w : warnings) {
+    out << "<p class=\"warn\">warning: " << report::xml_escape(w) << "</p>\n";
+  }
+  const report::Cells cells = display_cells(*this);
+  const std::size_t verdict_column = cells.header.size() - 1;
+  report::HtmlTableOptions o;
+  o.max_rows = max_rows;
+  o.cell_attributes = [&](std::size_t row, std::size_t column) -> std::string {
+    if (column != verdict_column) return "";
+    const Verdict v = rows[row].verdict;
+    return " class=\"kscope-verdict " + verdict_class(v) + "\" style=\"background:" +
+           verdict_color(v) + ";color:#fff;font-weight:bold\"";
+  };
+  report::write_html_table(cells, out, o);
+  out << "</div>\n";
   return out.str();
 }
 

@@ -4,14 +4,13 @@
 // timeline was recorded. No scripts, no style sheets or images from elsewhere: the page makes no
 // network request.
 
+#include <algorithm>
 #include <map>
 #include <string>
 
-#include "core/config_failure.hpp"
 #include "core/number_format.hpp"
 #include "report/compare_cells.hpp"
-#include "report/findings_table.hpp"
-#include "report/processed_cells.hpp"
+#include "report/html_table.hpp"
 #include "report/svg_plot.hpp"
 #include "report/writer.hpp"
 
@@ -26,21 +25,6 @@ th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr:nth-child(even) td{background:#fafafa}.plots{display:flex;flex-wrap:wrap;gap:16px}
 .warn{color:#a40}footer{margin-top:32px;color:#777;font-size:12px}
 )";
-
-void table(const Cells& t, std::ostream& out, const char* id) {
-  out << "<table id=\"" << id << "\">\n<thead><tr>";
-  for (const auto& h : t.header) out << "<th>" << xml_escape(h) << "</th>";
-  out << "</tr></thead>\n<tbody>\n";
-  for (const auto& row : t.rows) {
-    out << "<tr>";
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      const bool number = i >= t.first_number && i < t.first_number + t.numbers;
-      out << (number ? "<td class=\"num\">" : "<td>") << xml_escape(row[i]) << "</td>";
-    }
-    out << "</tr>\n";
-  }
-  out << "</tbody>\n</table>\n";
-}
 
 void pairs(const std::vector<std::pair<std::string, std::string>>& kv, std::ostream& out,
            const char* id) {
@@ -70,45 +54,28 @@ void phase_totals(const Results& r, std::ostream& out) {
   out << "<h2>Host time per phase</h2>\n<p>From the session's recorded timeline (the trace "
          "format draws it: <code>kscope show --format trace</code>). \"region entry\" lies "
          "inside \"benchmark\".</p>\n";
-  table(t, out, "phases");
+  HtmlTableOptions o;
+  o.id = "phases";
+  write_html_table(t, out, o);
 }
 
 void write_html(const WriteInput& in, std::ostream& out) {
   const Results& r = in.results;
-  const std::string title = "kscope: " + r.name() + " #" + std::to_string(r.id());
+  const std::string title = result_title(r);
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<title>" << xml_escape(title) << "</title>\n<style>" << kStyle << "</style>\n"
       << "</head>\n<body>\n<h1>" << xml_escape(title) << "</h1>\n";
-  if (!r.complete()) {
-    out << "<p class=\"warn\">Incomplete: the journal of an unfinished session.</p>\n";
-  }
-  for (const auto& w : r.load_warnings()) out << "<p class=\"warn\">" << xml_escape(w) << "</p>\n";
+  write_result_warnings(r, out);
   out << "<h2>Session</h2>\n";
   pairs(metadata_cells(r), out, "metadata");
   out << "<details><summary>Options</summary>\n";
   pairs(options_cells(r), out, "options");
   out << "</details>\n";
-  const bool sanitizer = (r.metadata().tool.empty() ? r.options().tool : r.metadata().tool) == "sanitizer";
-  if (sanitizer) {
-    out << "<h2>Findings</h2>\n";
-    if (r.findings().empty()) {
-      out << "<p>compute-sanitizer found nothing.</p>\n";
-    } else {
-      table(findings_cells(r), out, "findings");
-    }
-  } else {
-    out << "<h2>Results</h2>\n";
-    const Cells cells = processed_cells(r);
-    if (cells.rows.empty()) {
-      out << "<p>(no rows)</p>\n";
-    } else {
-      table(cells, out, "processed");
-    }
-    if (!r.failed_configs().empty()) {
-      out << "<pre class=\"warn\" id=\"failed\">"
-          << xml_escape(failure_summary(r.failed_configs(), r.configs())) << "</pre>\n";
-    }
+  const bool sanitizer = is_sanitizer_session(r);
+  out << (sanitizer ? "<h2>Findings</h2>\n" : "<h2>Results</h2>\n");
+  write_results_html(r, out, 0, true);
+  if (!sanitizer) {
     std::vector<std::string> metrics;
     for (const auto& p : r.processed()) {
       if (std::find(metrics.begin(), metrics.end(), p.metric) == metrics.end()) metrics.push_back(p.metric);
@@ -121,11 +88,12 @@ void write_html(const WriteInput& in, std::ostream& out) {
   }
   if (in.compare) {
     out << "<h2>Compared with " << xml_escape(in.compare->name()) << " #" << in.compare->id()
-        << "</h2>\n<p>Baseline: " << xml_escape(in.compare->metadata().gpu.empty() ? "unknown GPU"
-                                                                               : in.compare->metadata().gpu)
+        << "</h2>\n<p>Baseline: " << xml_escape(gpu_label(in.compare->metadata()))
         << ", " << xml_escape(in.compare->metadata().host)
         << ". Ratio: this result's mean divided by the baseline's.</p>\n";
-    table(compare_cells(r, *in.compare), out, "compare");
+    HtmlTableOptions o;
+    o.id = "compare";
+    write_html_table(compare_cells(r, *in.compare), out, o);
   }
   if (!r.timeline().phases.empty()) phase_totals(r, out);
   out << "<footer>Written by kscope " << xml_escape(r.metadata().kscope_version)

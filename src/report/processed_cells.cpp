@@ -83,6 +83,8 @@ std::vector<std::pair<std::string, std::string>> metadata_cells(const Results& r
           {"Complete", results.complete() ? "yes" : "no (journal of an unfinished session)"}};
 }
 
+std::string gpu_label(const Metadata& m) { return m.gpu.empty() ? "unknown GPU" : m.gpu; }
+
 std::vector<std::pair<std::string, std::string>> options_cells(const Results& results) {
   std::vector<std::pair<std::string, std::string>> out;
   const Json j = to_json(results.options());

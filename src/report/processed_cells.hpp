@@ -26,6 +26,9 @@ struct Cells {
 /// host, kscope and tool versions, start and wall time.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> metadata_cells(const Results& results);
 
+/// The GPU's name, or "unknown GPU" when the result does not say.
+[[nodiscard]] std::string gpu_label(const Metadata& metadata);
+
 /// The session's options as (name, value) pairs, values as JSON text.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> options_cells(const Results& results);
 

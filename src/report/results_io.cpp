@@ -5,8 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/html_table.hpp"
 #include "report/journal.hpp"
 #include "report/json_codec.hpp"
+#include "report/svg_plot.hpp"
 #include "report/writer.hpp"
 #include "kscope/errors.hpp"
 #include "kscope/results.hpp"
@@ -46,6 +48,18 @@ void Results::write(const std::string& format, const std::string& path,
 }
 
 void Results::print(std::ostream& out) const { write("table", out); }
+
+std::string Results::to_html_table(std::size_t max_rows) const {
+  std::ostringstream out;
+  const Metadata& m = d_.metadata;
+  out << "<div class=\"kscope-results\">\n<p><strong>"
+      << report::xml_escape(report::result_title(*this)) << "</strong>: " << report::xml_escape(report::gpu_label(m))
+      << (m.host.empty() ? "" : ", " + report::xml_escape(m.host)) << "</p>\n";
+  report::write_result_warnings(*this, out);
+  report::write_results_html(*this, out, max_rows, false);
+  out << "</div>\n";
+  return out.str();
+}
 
 std::vector<std::string> Results::write_csv(const std::string& prefix) const {
   const std::string tag = d_.name + "-" + std::to_string(d_.id);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/number_format.hpp"
+#include "report/processed_cells.hpp"
 
 namespace kscope::report {
 namespace {
@@ -110,7 +111,7 @@ std::string svg_plot(const Results& results, const std::string& metric) {
     << "<text x=\"" << fmt(kLeft + pw / 2) << "\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">"
     << xml_escape(results.name()) << "</text>\n"
     << "<text x=\"" << fmt(kLeft + pw / 2) << "\" y=\"38\" text-anchor=\"middle\">"
-    << xml_escape((m.gpu.empty() ? "unknown GPU" : m.gpu) + ", " + m.host) << "</text>\n";
+    << xml_escape(gpu_label(m) + ", " + m.host) << "</text>\n";
   // Axes, grid and y ticks.
   s << "<g stroke=\"#ccc\" stroke-width=\"0.5\">\n";
   for (double v = lo; v <= hi + step / 2; v += step) {

@@ -1,6 +1,6 @@
 """The sweep's progress in Jupyter: a tqdm.auto bar fed by the engine's progress updates when
-tqdm is installed; the engine's printed line everywhere else (terminal, logs, notebooks without
-tqdm)."""
+tqdm and ipywidgets are installed; the engine's printed line everywhere else (terminal, logs,
+notebooks without them). test_notebook_kernel.py runs it in a real kernel."""
 
 from __future__ import annotations
 
@@ -72,10 +72,18 @@ def test_outside_a_notebook_the_engine_prints_its_line():
     assert utils.notebook_progress("f") is None
 
 
-def test_in_a_notebook_with_tqdm_a_bar(monkeypatch):
+def test_in_a_notebook_with_tqdm_and_ipywidgets_a_bar(monkeypatch):
     pytest.importorskip("tqdm")
+    pytest.importorskip("ipywidgets")
     _pretend_notebook(monkeypatch)
     assert isinstance(utils.notebook_progress("f"), utils.NotebookProgress)
+
+
+def test_in_a_notebook_without_ipywidgets_the_engine_prints_its_line(monkeypatch):
+    # tqdm.auto would warn "IProgress not found" and print a text bar of its own.
+    _pretend_notebook(monkeypatch)
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import ipywidgets: ImportError
+    assert utils.notebook_progress("f") is None
 
 
 def test_in_a_notebook_without_tqdm_the_engine_prints_its_line(monkeypatch):

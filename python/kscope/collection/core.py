@@ -52,7 +52,15 @@ from ..transformation import (
     raw_frame,
     stops_frame,
 )
-from ..utils import VerbosityLevel, is_bool, label, notebook_progress, user_package_name, warn
+from ..utils import (
+    VerbosityLevel,
+    is_bool,
+    label,
+    notebook_max_rows,
+    notebook_progress,
+    user_package_name,
+    warn,
+)
 from .reexec import flushing_in_child, reexec_command
 
 
@@ -713,6 +721,12 @@ class ProfileResults:
     def __str__(self) -> str:
         return str(self._results.table())
 
+    def _repr_html_(self) -> str:
+        """The processed table (a sanitizer session's findings) as HTML, what a notebook shows:
+        a caption (name, id, GPU, host) and the first ``pandas.options.display.max_rows`` rows
+        with a line saying how many were left out (:meth:`to_dataframe` has them all)."""
+        return str(self._results.to_html_table(notebook_max_rows()))
+
     def __repr__(self) -> str:
         return (
             f"<ProfileResults {self.name}-{self.id}: {len(self._configs)} configs, "
@@ -863,6 +877,15 @@ class KernelProfiler:
                 RuntimeWarning,
             )
         return ProfileResults(results, rows)
+
+    def run_unmeasured(self, *args: Any, configs: Iterable[Any] | None = None) -> None:
+        """Calls the function once per config, bound as a call binds them (same configs, same
+        errors), without the engine: nothing is measured, printed or written (the pytest
+        plugin's ``--kscope-disable``). Its exceptions propagate."""
+        rows = sanitize_configs(self.signature, args, {}, configs, self._decorator_configs())
+        for row in rows:
+            call = bind(self.signature, row)
+            self.func(*call.args, **call.kwargs)
 
 
 def make_wrapper(

@@ -7,7 +7,9 @@
 #   - `show`, `compare`, `merge` and `plot` on the golden results of tests/fixtures/golden;
 #   - the README's Python quickstart as printed, which must stop with "no CUDA device" where there
 #     is no GPU (with an empty module standing in for torch when torch is not installed: without
-#     a device the benchmark's body never runs), and the nsight-python module layout.
+#     a device the benchmark's body never runs), and the nsight-python module layout;
+#   - with a GPU (and torch and pytest): the pytest plugin on a small benchmark, twice, the second
+#     run compared with the first through --kscope-autosave's history.
 # As root the toolkit directory is covered by an empty tmpfs in a private mount namespace;
 # otherwise the check runs with the toolkit visible and says so.
 #
@@ -77,6 +79,28 @@ if [ -s quickstart.py ] && python quickstart.py >quickstart.log 2>&1; then
 else
   grep -q "no CUDA device" quickstart.log || { cat quickstart.log; exit 1; }
   echo "quickstart: $(grep -o "kscope.exceptions.NoDeviceError: no CUDA device" quickstart.log)"
+fi
+# With a GPU: the pytest plugin on a small benchmark, twice, the second run compared with the
+# first through the saved history.
+if python -c "import kscope, sys; sys.exit(not kscope.device_available())" &&
+   python -c "import torch, pytest" 2>/dev/null; then
+  cat >test_bench.py <<PY
+import kscope, torch
+
+def test_add(kscope_benchmark):
+    a = torch.ones(1 << 22, device="cuda")
+    def add(n):
+        with kscope.annotate("add"):
+            a[:n] + a[:n]
+    kscope_benchmark(add, 1 << 22, runs="auto")
+PY
+  for run in first second; do
+    compare=(); [ "$run" = first ] || compare=(--kscope-compare)
+    python -m pytest -q -p kscope.pytest_plugin -p no:cacheprovider --kscope-autosave \
+      "${compare[@]}" test_bench.py >"pytest-$run.log" 2>&1 || { cat "pytest-$run.log"; exit 1; }
+  done
+  echo "pytest plugin: $(ls .kscope | tr "\n" " ")saved"
+  grep -A6 "kscope benchmarks" pytest-second.log
 fi
 python -c "import kscope, os; print(\"kscope from\", os.path.dirname(kscope.__file__))"'
 env=(HOME="${HOME:-/root}" PATH="$venv/bin:/usr/bin:/bin" REPO="$repo"

@@ -71,3 +71,13 @@ def test_a_toolkit_root_puts_nvcc_on_path(tmp_path, stubs):
                 CUDAToolkit_ROOT=str(tmp_path / "cuda"))  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(nvcc_dir / "nvcc")
+
+
+def test_the_wheel_needs_no_cmake_ninja_or_gtest_from_the_distribution(tmp_path, stubs):
+    """scripts/build_wheel.sh takes CMake and Ninja from PyPI (Ubuntu 22.04's CMake is too old),
+    so the wheel profile asks for neither, nor for GoogleTest, but for what builds the module."""
+    done = _run(tmp_path, "kscope_install_deps wheel", PYTHON=str(tmp_path / "no-python"))
+    assert done.returncode == 1
+    command = done.stderr.splitlines()[1].split()
+    assert command[-3:] == ["python3", "python3-dev", "python3-venv"]
+    assert not {"cmake", "ninja-build", "libgtest-dev"} & set(command)

@@ -42,6 +42,9 @@ KSCOPE_ZIG=$("$PY" -c 'import os, ziglang; print(os.path.join(os.path.dirname(zi
 export KSCOPE_ZIG
 export CC="$PWD/scripts/lib/zig/cc" CXX="$PWD/scripts/lib/zig/c++"
 export LDFLAGS="-Wl,--allow-shlib-undefined${LDFLAGS:+ $LDFLAGS}"
+# nanobind's headers call fprintf(stderr, ...) and count on Python.h for <stdio.h>, which the
+# limited API of the abi3 build does not bring in with libc++'s headers.
+export CXXFLAGS="-include stdio.h${CXXFLAGS:+ $CXXFLAGS}"
 # zig's clang reports no multiarch directory, which find_library needs to find libexpat.so in
 # /usr/lib/x86_64-linux-gnu where no pkg-config points there.
 export CMAKE_ARGS="-DCMAKE_LIBRARY_ARCHITECTURE=x86_64-linux-gnu${CMAKE_ARGS:+ $CMAKE_ARGS}"

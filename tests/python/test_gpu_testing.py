@@ -324,8 +324,6 @@ def test_cuda_core_launch(torch):
             from cuda.core.experimental import Device, LaunchConfig, Program, ProgramOptions, launch
         except ImportError as e:
             pytest.skip(f"cuda.core is not installed ({e})")
-    import ctypes
-
     device = Device()
     device.set_current()
     arch = "".join(str(v) for v in device.compute_capability)
@@ -337,8 +335,9 @@ def test_cuda_core_launch(torch):
     c = torch.empty_like(a)
     stream = device.create_stream()
     config = LaunchConfig(grid=(n + 255) // 256, block=256)
-    args = (ctypes.c_void_p(a.data_ptr()), ctypes.c_void_p(b.data_ptr()),
-            ctypes.c_void_p(c.data_ptr()), ctypes.c_int(n))  # fmt: skip
+    # cuda.core's launch takes a device pointer as a Python int (or a cuda.core Buffer) and a
+    # scalar as a sized NumPy or ctypes scalar; ctypes.c_void_p is refused (0.x and 1.x).
+    args = (a.data_ptr(), b.data_ptr(), c.data_ptr(), np.int32(n))
     assert testing.do_bench(lambda: launch(stream, config, kernel, *args)) > 0
     assert testing.last_stats().timing.kernel == "vector_add"
     stream.sync()

@@ -191,7 +191,7 @@ def time(
     ``setup()`` runs before every call, before that flush. ``duration_source`` picks what a call's
     time is: ``"activity"`` (CUPTI kernel records), ``"profiler"`` (Nsight Compute's
     ``gpu__time_duration.sum``, needs a fixed ``runs``) or ``"events"`` (CUDA events around the
-    call: launch overhead included). The options mean what ``@kscope.analyze.kernel``'s of the
+    call, as Triton's: from the end of the flush, the launch overhead it did not hide included). The options mean what ``@kscope.analyze.kernel``'s of the
     same names mean (docs/options.md).
 
     Returns a :class:`Timing`. A ``fn`` that launches no kernel raises

@@ -21,7 +21,7 @@ Timing time(const std::function<void()>& fn, const TimeOptions& options) {
   const std::unique_ptr<Collector> collector = tool.make(session);
   // A flush buffer per call would cost an allocation of 2 x L2 and a first flush each time.
   cuda::GpuRunEnvironment environment(
-      session.cache_control == "all" ? &cuda::resident_flusher(device) : nullptr);
+      session.cache_control == "all" ? &cuda::resident_flusher(device) : nullptr, session);
   return time_session(fn, options, *collector, environment, device);
 }
 

@@ -1,7 +1,8 @@
 // kscope::time on a real GPU: a kernel of known duration measured through the cupti tool, the
-// three duration sources, the cache flush, a callable without kernels, an exception, a host
-// synchronisation inside the callable, and the cost of a call once CUPTI and the flush buffer
-// are kept.
+// three duration sources, event timing behind the cache flush, the cache flush, a callable
+// without kernels, an exception, a host synchronisation inside the callable, and the cost of a
+// call once CUPTI and the flush buffer are kept.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -53,6 +54,37 @@ TEST(TimeGpuTest, TheDurationSourcesAgreeOnALongKernelAndEventsCountTheLaunch) {
   EXPECT_EQ(events.statistics.kernel, "events");
   std::printf("[time] spin 200 us: activity %.0f ns, events %.0f ns, profiler %.0f ns\n",
               activity.statistics.avg, events.statistics.avg, profiler.statistics.avg);
+}
+
+// Triton's do_bench queues its events behind its cache clearing, so the host's launch runs while
+// the GPU clears; kscope's events do the same: a callable that spends 10 us on the host before
+// it launches reads about its kernel's time behind the flush (~51 us on an H200), and that time
+// plus the 10 us without a flush (the GPU waits for the launch).
+TEST(TimeGpuTest, EventsStartWhenTheFlushEndsSoTheLaunchHidesBehindIt) {
+  int device = 0;
+  int l2 = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), cudaSuccess);
+  if (l2 < (32 << 20)) {
+    GTEST_SKIP() << "the flush of a " << (l2 >> 20) << " MiB L2 may take less than the 10 us";
+  }
+  const auto late_launch = [] {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(10);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    launch_spin(20000);
+  };
+  TimeOptions o;
+  o.adaptive.enabled = false;
+  o.runs = 20;
+  o.duration_source = "events";
+  const Timing flushed = kscope::time(late_launch, o);
+  o.cache_control = "none";
+  const Timing unflushed = kscope::time(late_launch, o);
+  std::printf("[time] events of a launch 10 us late: behind the flush %.0f ns, without %.0f ns\n",
+              flushed.statistics.median, unflushed.statistics.median);
+  EXPECT_LT(flushed.statistics.median, 20000 + 5000);
+  EXPECT_GT(unflushed.statistics.median, 20000 + 9000);
 }
 
 TEST(TimeGpuTest, TheFlushMakesEveryCallReadFromDram) {

@@ -408,3 +408,9 @@ def test_the_cost_of_a_call_once_warm(torch):
     print(f"[time] per-call overhead once warm: {(timed - bare) * 1e6:.1f} us "
           f"(pid {os.getpid()})")
     assert timed - bare < 5e-3
+    # Where it goes (docs/cost.md, "One measurement"): the engine's steps at DEBUG, three calls;
+    # then the per-call phases of do_bench's measurement of a 64K a + b (the L2 flush included).
+    for _ in range(3):
+        kscope.time(lambda: x.add_(1), runs=1, warmup_runs=0, cache_control="none",
+                    verbosity=kscope.VerbosityLevel.DEBUG)  # fmt: skip
+    kscope.time(add(torch, 1 << 16), time_budget=0.1, verbosity=kscope.VerbosityLevel.DEBUG)

@@ -213,6 +213,17 @@ def test_kscope_time_checks_python_types(engine, kwargs, text):
         kscope.time(launching([1.0]), **kwargs)
 
 
+def test_kscope_time_prints_nothing_and_at_debug_what_the_call_cost(engine, capsys):
+    kscope.time(launching([1000.0]))
+    assert capsys.readouterr().out == ""
+    kscope.time(launching([1000.0]), verbosity=kscope.VerbosityLevel.DEBUG)
+    out = capsys.readouterr().out  # sys.stdout, as a sweep's output
+    assert "[kscope] fixed cost (ms): session set-up " in out and ", statistics " in out, out
+    assert "[kscope] host time per run (us, mean over 6 executions): " in out, out
+    with pytest.raises(ValueError, match=r"^Invalid verbosity 7\. Expected one of "):
+        kscope.time(launching([1.0]), verbosity=7)  # type: ignore[arg-type]
+
+
 def test_the_measured_callable_must_be_callable(engine):
     with pytest.raises(TypeError, match="fn must be a callable without arguments, got 5"):
         kscope.time(5)  # type: ignore[arg-type]

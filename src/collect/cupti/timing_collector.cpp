@@ -28,8 +28,15 @@ TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
 
 TimingCollector::~TimingCollector() { abort(); }
 
+void TimingCollector::before_run(const RunId& run, int pass) {
+  (void)run;
+  (void)pass;
+  ran_since_flush_ = true;
+}
+
 std::vector<KernelRecord> TimingCollector::flush() {
   if (!active_) return {};
+  ran_since_flush_ = false;
   std::vector<KernelActivity> kernels = ActivityTracer::instance().flush();
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<KernelRecord> out =
@@ -53,7 +60,7 @@ void TimingCollector::add_launch_metrics(const KernelActivity& activity, KernelR
 }
 
 std::vector<KernelRecord> TimingCollector::end() {
-  auto out = flush();
+  auto out = ran_since_flush_ ? flush() : std::vector<KernelRecord>{};
   const ActivityTracer::FlushCost cost = ActivityTracer::instance().cost();
   char line[192];
   std::snprintf(line, sizeof line,

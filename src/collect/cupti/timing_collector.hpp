@@ -27,10 +27,15 @@ class TimingCollector : public MeasurementPath {
   TimingCollector(const TimingCollector&) = delete;             // owns the CUPTI subscription
   TimingCollector& operator=(const TimingCollector&) = delete;  // owns the CUPTI subscription
 
+  /// A run starts: the next flush has records to fetch.
+  void before_run(const RunId& run, int pass) override;
   /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches.
   [[nodiscard]] std::vector<KernelRecord> flush() override;
   /// After the Session's synchronisation, a forced activity flush delivers every kernel.
   [[nodiscard]] bool flush_is_complete() const override { return true; }
+  /// The last flush, unless no run started since the previous one: the Session flushes after
+  /// every batch of runs="auto" and then ends the tool, and that second forced CUPTI flush
+  /// would find nothing (flushes are complete) at the cost of a flush per kscope::time call.
   [[nodiscard]] std::vector<KernelRecord> end() override;
   /// "[cupti] the session's N flushes (ms): CUPTI's flush, of which decoding, joining".
   [[nodiscard]] std::string cost_summary() const override { return cost_summary_; }
@@ -47,6 +52,7 @@ class TimingCollector : public MeasurementPath {
   TimingObserver timing_{&joiner_};
   LaunchCallbacks callbacks_;
   bool active_ = false;
+  bool ran_since_flush_ = false;  // a run started after the last flush
 };
 
 }  // namespace kscope::cupti

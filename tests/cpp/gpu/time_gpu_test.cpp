@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "kscope/kscope.hpp"
 #include "support/error_text.hpp"
@@ -139,6 +140,27 @@ TEST(TimeGpuTest, ACallOnceWarmCostsLittleMoreThanItsRuns) {
   const double overhead = (timed - bare) / kCalls;
   std::printf("[time] per-call overhead once warm (1 run, cache none): %.1f us\n", overhead);
   EXPECT_LT(overhead, 2000);  // a forced CUPTI flush per call is most of it
+  // Where it goes, for the record (docs/cost.md, "One measurement"): three more calls at DEBUG.
+  o.verbosity = Verbosity::kDebug;
+  o.log = [](std::string_view text) { std::printf("[time] %.*s", static_cast<int>(text.size()), text.data()); };
+  for (int i = 0; i < 3; ++i) (void)kscope::time([] { launch_empty(); }, o);
+}
+
+// runs="auto" flushes CUPTI's records after every batch, which the stopping rule needs; ending the
+// tool then finds nothing new, so a call that stops after its first batch flushes once.
+TEST(TimeGpuTest, AnAutoCallFlushesCuptiOncePerBatch) {
+  std::string printed;
+  TimeOptions o;
+  o.cache_control = "none";
+  o.verbosity = Verbosity::kDebug;
+  o.log = [&](std::string_view text) { printed += text; };
+  const Timing t = kscope::time([] { launch_spin(100000); }, o);  // steady to 0.5 % in 5 runs
+  ASSERT_EQ(t.statistics.num_runs, 5u) << printed;
+  EXPECT_TRUE(contains(printed, "[cupti] the session's 1 flushes")) << printed;
+  // The per-run phases of a short kernel behind the flush, for the record (docs/cost.md).
+  o.cache_control = "all";
+  o.log = [](std::string_view text) { std::printf("[time] %.*s", static_cast<int>(text.size()), text.data()); };
+  (void)kscope::time([] { launch_spin(1500); }, o);
 }
 
 }  // namespace

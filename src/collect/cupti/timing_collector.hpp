@@ -29,7 +29,9 @@ class TimingCollector : public MeasurementPath {
 
   /// A run starts: the next flush has records to fetch.
   void before_run(const RunId& run, int pass) override;
-  /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches.
+  /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches
+  /// (KSCOPE_CUPTI_FLUSH=completed: the complete ones first, forced only if a launch of the
+  /// session's runs still has no record).
   [[nodiscard]] std::vector<KernelRecord> flush() override;
   /// After the Session's synchronisation, a forced activity flush delivers every kernel.
   [[nodiscard]] bool flush_is_complete() const override { return true; }
@@ -43,6 +45,8 @@ class TimingCollector : public MeasurementPath {
 
  private:
   void add_launch_metrics(const KernelActivity& activity, KernelRecord& record);
+  /// The records of `kernels` launched in the session's runs, timed into join_.
+  [[nodiscard]] std::vector<KernelRecord> join(std::vector<KernelActivity> kernels);
 
   std::vector<std::string> launch_metrics_;
   std::chrono::steady_clock::duration join_{};  // the session's joins so far

@@ -101,13 +101,19 @@ def test_quantiles_next_to_tritons(torch, triton):
     assert testing.do_bench(fn, return_mode="min") <= testing.do_bench(fn, return_mode="max")
 
 
-def test_event_durations_count_the_launch_like_triton(torch, triton):
-    fn = add(torch, 1 << 22)
+def activity_events_and_tritons(torch: Any, triton: Any, n: int) -> tuple[float, float, float]:
+    """do_bench of a + b of n floats: kscope's activity and events values, Triton's, ms."""
+    fn = add(torch, n)
     activity = testing.do_bench(fn)
     events = testing.do_bench(fn, duration_source="events")
     theirs = triton.testing.do_bench(fn)
-    print(f"[do_bench] a + b 4M: activity {activity * 1e3:.2f} us, events {events * 1e3:.2f} us, "
+    print(f"[do_bench] a + b {n}: activity {activity * 1e3:.2f} us, events {events * 1e3:.2f} us, "
           f"Triton {theirs * 1e3:.2f} us")
+    return activity, events, theirs
+
+
+def test_event_durations_count_the_launch_like_triton(torch, triton):
+    activity, events, theirs = activity_events_and_tritons(torch, triton, 1 << 22)
     assert events > activity
     assert 0.6 < events / theirs < 1.7
 
@@ -119,12 +125,7 @@ def test_event_durations_of_a_long_kernel_are_tritons(torch, triton):
     Triton's for 64K and 4M floats on the H200).
     Within -20 % / +5 %: Triton's cache clearing leaves the L2 dirty, and its kernel pays the
     write-back that kscope's flush (written, then discarded) spares it."""
-    fn = add(torch, 1 << 24)
-    activity = testing.do_bench(fn)
-    events = testing.do_bench(fn, duration_source="events")
-    theirs = triton.testing.do_bench(fn)
-    print(f"[do_bench] a + b 16M: activity {activity * 1e3:.2f} us, events {events * 1e3:.2f} us, "
-          f"Triton {theirs * 1e3:.2f} us")
+    activity, events, theirs = activity_events_and_tritons(torch, triton, 1 << 24)
     assert activity > 0.02  # a kernel of at least 20 us
     assert 0.8 < events / theirs < 1.05
 

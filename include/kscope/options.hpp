@@ -213,9 +213,10 @@ struct Options {
   /// the CUPTI Range Profiler, Nsight Compute's own definition (it adds the GPU's launch set-up
   /// and drain, ~0.8 us for short kernels on an H200), each measured kernel serialised, the range
   /// profiler's set-up paid once per profile() call; "events": a pair of CUDA events on the
-  /// legacy default stream around every annotated region (recorded after its cache flush), the
-  /// region's wall time on the GPU with the host's launch overhead and the gaps between its
-  /// kernels (what Triton's do_bench reports), one value per region (Kernel "events"), no CUPTI.
+  /// legacy default stream around every annotated region, the first queued behind its cache
+  /// flush, which is then not waited for: the region's wall time on the GPU from the end of the
+  /// flush, with the gaps between its kernels and the launch overhead the flush did not hide
+  /// (what Triton's do_bench reports), one value per region (Kernel "events"), no CUPTI.
   std::string duration_source = "activity";
   /// Replays annotated regions from CUDA graphs (docs/options.md, "CUDA graphs"): per config, the
   /// first measured execution captures every region (region_capture) and launches it once; the

@@ -40,6 +40,12 @@ struct TimeOptions {
   /// How error messages name the call; also the name of the region each call runs in (an NVTX
   /// range in the domain "kscope", as an annotation's).
   std::string call_name = "kscope::time()";
+  /// Options::verbosity: kSilent (default) prints nothing; kInfo the call's progress line;
+  /// kDebug also, when the call ends, what it cost: its fixed steps, the host time per call of
+  /// the callable and CUPTI's flushes (docs/cost.md, "One measurement").
+  Verbosity verbosity = Verbosity::kSilent;
+  /// Options::log: where that text goes. Empty: standard output.
+  LogSink log;
 };
 
 /// What kscope::time measured.

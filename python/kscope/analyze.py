@@ -152,8 +152,8 @@ def kernel(
             ``"activity"`` (default, activity records: the kernel's execution) or
             ``"profiler"`` (the range profiler: Nsight Compute's definition, which adds the
             GPU's launch set-up, ~0.8 us; kernels serialised) or ``"events"`` (CUDA events
-            around each region: its wall time on the GPU, launch overhead included, as
-            Triton's do_bench).
+            around each region: its wall time on the GPU from the end of its flush, the
+            launch overhead the flush did not hide included, as Triton's do_bench).
         cuda_graph: (kscope) replay the annotated regions from CUDA graphs: per config, the
             first measured run captures every region (torch.cuda.CUDAGraph) and launches it
             once, later runs launch the captured regions again instead of calling the

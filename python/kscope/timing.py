@@ -13,13 +13,17 @@ from typing import Any, Literal
 from ._cupti_handoff import hand_over_to_torch_profiler
 from ._native import native
 from .collection.core import (
+    _ENGINE_VERBOSITY,
     CacheControl,
     DurationSource,
     _choice,
     _names,
     _require_int,
     _require_number,
+    _verbosity,
+    _write_stdout,
 )
+from .utils import VerbosityLevel
 
 
 class Timing:
@@ -124,6 +128,7 @@ def time_options(
     ignore_kernel_list: Sequence[str] | None,
     setup: Callable[[], object] | None,
     call_name: str,
+    verbosity: VerbosityLevel = VerbosityLevel.SILENT,
 ) -> Any:
     """The engine's ``TimeOptions`` for these keywords (the meanings of :func:`time`'s), with
     their Python types checked (``TypeError``); their values are the engine's to check, with the
@@ -153,6 +158,8 @@ def time_options(
     o.ignore_kernel_list = list(_names("ignore_kernel_list", ignore_kernel_list, optional=True))
     o.setup = setup
     o.call_name = call_name
+    o.verbosity = _ENGINE_VERBOSITY[_verbosity(verbosity)]
+    o.log = _write_stdout
     return o
 
 
@@ -179,6 +186,7 @@ def time(
     duration_source: DurationSource = "activity",
     ignore_kernel_list: Sequence[str] | None = None,
     setup: Callable[[], object] | None = None,
+    verbosity: VerbosityLevel = VerbosityLevel.SILENT,
 ) -> Timing:
     """Measures ``fn()``: the GPU time of the kernels one call launches (their durations
     summed), over as many calls as the mean needs.
@@ -191,8 +199,10 @@ def time(
     ``setup()`` runs before every call, before that flush. ``duration_source`` picks what a call's
     time is: ``"activity"`` (CUPTI kernel records), ``"profiler"`` (Nsight Compute's
     ``gpu__time_duration.sum``, needs a fixed ``runs``) or ``"events"`` (CUDA events around the
-    call: launch overhead included). The options mean what ``@kscope.analyze.kernel``'s of the
-    same names mean (docs/options.md).
+    call, as Triton's: from the end of the flush, the launch overhead it did not hide included).
+    ``verbosity``: ``SILENT`` prints nothing; ``DEBUG`` prints, when the call ends, what it cost
+    step by step (docs/cost.md, "One measurement"). The options mean what
+    ``@kscope.analyze.kernel``'s of the same names mean (docs/options.md).
 
     Returns a :class:`Timing`. A ``fn`` that launches no kernel raises
     :class:`~kscope.exceptions.ExtractionError`; an exception of ``fn`` propagates unchanged.
@@ -201,7 +211,7 @@ def time(
                            min_runs=min_runs, max_runs=max_runs, time_budget=time_budget,
                            cache_control=cache_control, duration_source=duration_source,
                            ignore_kernel_list=ignore_kernel_list, setup=setup,
-                           call_name="kscope.time()")  # fmt: skip
+                           call_name="kscope.time()", verbosity=verbosity)  # fmt: skip
     return measure(fn, options)
 
 

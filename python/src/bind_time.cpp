@@ -51,10 +51,14 @@ void bind_time(nb::module_& m) {
           .def_rw("ignore_kernel_list", &TimeOptions::ignore_kernel_list,
                   "kernels that are not counted")
           .def_rw("call_name", &TimeOptions::call_name,
-                  "how messages name the call; the measured region's name");
+                  "how messages name the call; the measured region's name")
+          .def_rw("verbosity", &TimeOptions::verbosity,
+                  "SILENT (default), INFO (progress) or DEBUG (also what the call cost)");
   def_adaptive_runs(time_options);
   def_callback(time_options, "setup", &TimeOptions::setup,
                "() -> None called before every call, outside what is measured");
+  def_callback(time_options, "log", &TimeOptions::log,
+               "(text: str) -> None receiving what time() prints");
 
   nb::class_<Timing>(m, "Timing", "What time() measured.")
       .def(nb::init<>())

@@ -3,6 +3,7 @@
 
 #include "kscope/time.hpp"
 
+#include <chrono>
 #include <memory>
 
 #include "api/time_session.hpp"
@@ -14,15 +15,21 @@
 namespace kscope {
 
 Timing time(const std::function<void()>& fn, const TimeOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  StepTimes steps(options.verbosity >= Verbosity::kDebug);  // page faults only for DEBUG
   const Options session = session_options(options);  // bad values fail before the device check
   const ToolEntry& tool = find_tool(session.tool);
   if (tool.check_options) tool.check_options(session);
+  steps.lap("options");
   const int device = cuda::require_device();
   const std::unique_ptr<Collector> collector = tool.make(session);
   // A flush buffer per call would cost an allocation of 2 x L2 and a first flush each time.
   cuda::GpuRunEnvironment environment(
-      session.cache_control == "all" ? &cuda::resident_flusher(device) : nullptr);
-  return time_session(fn, options, *collector, environment, device);
+      session.cache_control == "all" ? &cuda::resident_flusher(device) : nullptr, session);
+  steps.lap("device and tool");
+  Timing timing = time_session(fn, options, session, *collector, environment, device, steps);
+  timing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return timing;
 }
 
 }  // namespace kscope

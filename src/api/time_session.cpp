@@ -45,18 +45,19 @@ Options session_options(const TimeOptions& t) {
   o.duration_source = t.duration_source;
   o.ignore_kernel_list = t.ignore_kernel_list;
   o.combine_kernel_metrics = [](double lhs, double rhs) { return lhs + rhs; };
-  o.verbosity = Verbosity::kSilent;
+  o.verbosity = t.verbosity;
+  o.log = t.log;
   o.thermal.mode = "off";
   o.call_name = t.call_name;
   o.validate();
   return o;
 }
 
-Timing time_session(const std::function<void()>& fn, const TimeOptions& t, Collector& collector,
-                    RunEnvironment& environment, int device) {
+Timing time_session(const std::function<void()>& fn, const TimeOptions& t, const Options& options,
+                    Collector& collector, RunEnvironment& environment, int device,
+                    StepTimes& steps) {
   const auto start = std::chrono::steady_clock::now();
   if (!fn) throw InvalidArgument(t.call_name + ": the callable is empty.");
-  const Options options = session_options(t);
   if (AnnotationRegistry::instance().current_run()) {
     throw NotSupportedError(t.call_name + " was called inside a run of a profile() sweep: it runs "
                             "measured calls of its own, which cannot happen inside another "
@@ -66,6 +67,7 @@ Timing time_session(const std::function<void()>& fn, const TimeOptions& t, Colle
   std::vector<Config> configs(1);
   const Logger log(options);
   Session session(collector, environment, nullptr, log);
+  session.set_step_times(&steps);
   const SessionInfo info{"time", 0, configs.size(), &options, device, ""};
   const Benchmark call = [&fn, &t](const Config&) {
     if (t.setup) t.setup();
@@ -87,6 +89,8 @@ Timing time_session(const std::function<void()>& fn, const TimeOptions& t, Colle
   for (const auto& r : raw) timing.values.push_back(r.value);
   timing.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  steps.lap("statistics");
+  if (log.debug_enabled()) log.debug(steps.summary());
   return timing;
 }
 

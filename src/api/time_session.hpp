@@ -8,19 +8,24 @@
 
 #include "core/collector.hpp"
 #include "core/run_environment.hpp"
+#include "core/step_times.hpp"
 #include "kscope/time.hpp"
 
 namespace kscope {
 
 /// The profile() options kscope::time's session runs with, validated (the same texts as
-/// profile()'s): `options`' run count, warm-up, cache control, duration source and ignore list;
-/// silent, no thermal guard, the kernels of one call summed.
+/// profile()'s): `options`' run count, warm-up, cache control, duration source, ignore list,
+/// verbosity and log; no thermal guard, the kernels of one call summed.
 [[nodiscard]] Options session_options(const TimeOptions& options);
 
 /// kscope::time on `collector` (begun and ended by the session) and `environment`, measuring on
-/// CUDA device `device`. Checks what time() promises: an empty callable and a call inside a
-/// profile() run are refused, a callable that launches no kernel is an ExtractionError.
+/// CUDA device `device`; `session` is session_options(`options`), made by the caller (time()
+/// needs it before the device's parts). The session's fixed steps are timed after those in
+/// `steps` (time() times its own set-up there first), and at DEBUG printed with the host time
+/// per call. Checks what time() promises: an empty callable and a call inside a profile() run
+/// are refused, a callable that launches no kernel is an ExtractionError.
 [[nodiscard]] Timing time_session(const std::function<void()>& fn, const TimeOptions& options,
-                                  Collector& collector, RunEnvironment& environment, int device);
+                                  const Options& session, Collector& collector,
+                                  RunEnvironment& environment, int device, StepTimes& steps);
 
 }  // namespace kscope

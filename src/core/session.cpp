@@ -299,7 +299,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
     take_phases(out);  // the last journal write's own span
     if (sink_) sink_->close("");
     if (steps_) steps_->lap("journal close");
-    log_.debug(phases_.summary(loop_wall));
+    if (log_.debug_enabled()) log_.debug(phases_.summary(loop_wall));
   } catch (const std::exception& e) {
     // The log sink may be user code (Python's sys.stdout): never let it replace the error.
     try {

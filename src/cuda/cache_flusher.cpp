@@ -43,7 +43,7 @@ class CurrentDevice {
 };
 }  // namespace
 
-void CacheFlusher::flush() {
+void CacheFlusher::flush(bool wait) {
   if (!buffer_) return;
   const CurrentDevice on(device_);
   // The GPU work launched before the region (its inputs, written right before it) finishes
@@ -53,7 +53,7 @@ void CacheFlusher::flush() {
   // measured kernel); discarding the scratch lines then leaves the L2 empty and clean.
   KSCOPE_CUDA_CHECK(cudaMemsetAsync(buffer_, ++value_, bytes_, nullptr));
   KSCOPE_CUDA_CHECK(launch_l2_discard(buffer_, bytes_, blocks_, nullptr));
-  KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
+  if (wait) KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 }  // namespace kscope::cuda

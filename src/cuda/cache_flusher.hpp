@@ -19,8 +19,10 @@ class CacheFlusher {
 
   /// Waits for the device, then writes and discards the scratch buffer on the legacy default
   /// stream of the flusher's device (made current for the call, whichever device the caller
-  /// had current) and waits for it. About 51 us on an H200 (60 MiB L2).
-  void flush();
+  /// had current) and, with `wait`, waits for it. About 51 us on an H200 (60 MiB L2). Without
+  /// `wait`, work queued after it on the legacy stream (or a blocking stream) runs after it;
+  /// work on a non-blocking stream may overlap it.
+  void flush(bool wait = true);
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
 
  private:

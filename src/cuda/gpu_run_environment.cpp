@@ -6,16 +6,18 @@
 
 namespace kscope::cuda {
 
-GpuRunEnvironment::GpuRunEnvironment(int device, const Options& options) {
+GpuRunEnvironment::GpuRunEnvironment(int device, const Options& options)
+    : GpuRunEnvironment(nullptr, options) {
   if (options.cache_control == "all") owned_ = std::make_unique<CacheFlusher>(device);
   flusher_ = owned_.get();
 }
 
-GpuRunEnvironment::GpuRunEnvironment(CacheFlusher* flusher) : flusher_(flusher) {}
+GpuRunEnvironment::GpuRunEnvironment(CacheFlusher* flusher, const Options& options)
+    : flusher_(flusher), wait_for_flush_(options.duration_source != "events") {}
 
 void GpuRunEnvironment::before_region(const std::string& annotation) {
   (void)annotation;
-  if (flusher_) flusher_->flush();
+  if (flusher_) flusher_->flush(wait_for_flush_);
 }
 
 void GpuRunEnvironment::synchronize() { KSCOPE_CUDA_CHECK(cudaDeviceSynchronize()); }

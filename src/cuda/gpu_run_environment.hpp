@@ -15,10 +15,14 @@ class GpuRunEnvironment : public RunEnvironment {
   /// With cache_control "all", a flusher of its own (2 x L2 on `device`, for the session).
   GpuRunEnvironment(int device, const Options& options);
   /// Flushes with `flusher`, which outlives it (kscope::time's resident one); null: no flush.
-  explicit GpuRunEnvironment(CacheFlusher* flusher);
+  /// `options`: how (duration_source).
+  GpuRunEnvironment(CacheFlusher* flusher, const Options& options);
 
   /// cache_control "all": waits for the GPU work launched before the region, then flushes the
-  /// L2 (CacheFlusher), so that every region's first kernel starts cold, as under ncu.
+  /// L2 (CacheFlusher), so that every region's first kernel starts cold, as under ncu, and waits
+  /// for the flush. With duration_source "events" it does not wait: the region's start event is
+  /// queued behind the flush and the host launches the region's kernels while the flush runs, as
+  /// Triton's do_bench queues its events behind its cache clearing.
   void before_region(const std::string& annotation) override;
   void synchronize() override;
   void recover() override;
@@ -26,6 +30,7 @@ class GpuRunEnvironment : public RunEnvironment {
  private:
   std::unique_ptr<CacheFlusher> owned_;
   CacheFlusher* flusher_ = nullptr;
+  bool wait_for_flush_ = true;
 };
 
 }  // namespace kscope::cuda

@@ -105,6 +105,19 @@ def test_a_noisy_callable_takes_more_calls_until_the_target(engine):
     assert stats.rel_ci <= 0.002
 
 
+def test_a_call_stopped_at_its_noise_floor_says_so_and_how_precise_it_is(engine):
+    # Drifting values: more calls widen the interval instead of narrowing it.
+    ms = testing.do_bench(launching([1000.0 + 10 * i for i in range(20000)]))
+    stats = testing.last_stats()
+    assert stats is not None and ms > 0
+    assert stats.stop_reason == "noise_floor"
+    assert stats.rel_ci > 0.005  # the precision reached, short of target_rel_ci
+    values = stats.timing.values  # that of the mean returned
+    half = native.student_t_quantile(0.975, len(values) - 1) * statistics.stdev(values)
+    assert stats.rel_ci == pytest.approx(half / len(values) ** 0.5 / statistics.fmean(values))
+    assert ms == pytest.approx(statistics.fmean(values) / 1e6)
+
+
 def test_gradients_are_reset_before_every_call_outside_the_measured_region(engine):
     resets: list[str] = []
 
@@ -211,6 +224,17 @@ def test_kscope_time_stops_adaptively_by_default(engine):
 def test_kscope_time_checks_python_types(engine, kwargs, text):
     with pytest.raises(TypeError, match=text):
         kscope.time(launching([1.0]), **kwargs)
+
+
+def test_kscope_time_prints_nothing_and_at_debug_what_the_call_cost(engine, capsys):
+    kscope.time(launching([1000.0]))
+    assert capsys.readouterr().out == ""
+    kscope.time(launching([1000.0]), verbosity=kscope.VerbosityLevel.DEBUG)
+    out = capsys.readouterr().out  # sys.stdout, as a sweep's output
+    assert "[kscope] fixed cost (ms): session set-up " in out and ", statistics " in out, out
+    assert "[kscope] host time per run (us, mean over 6 executions): " in out, out
+    with pytest.raises(ValueError, match=r"^Invalid verbosity 7\. Expected one of "):
+        kscope.time(launching([1.0]), verbosity=7)  # type: ignore[arg-type]
 
 
 def test_the_measured_callable_must_be_callable(engine):

@@ -185,9 +185,9 @@ ActivityTracer::FlushCost ActivityTracer::cost() {
   return cost_;
 }
 
-std::vector<KernelActivity> ActivityTracer::flush() {
+std::vector<KernelActivity> ActivityTracer::flush(bool forced) {
   const auto t0 = std::chrono::steady_clock::now();
-  KSCOPE_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  KSCOPE_CUPTI_CHECK(cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0));
   {
     std::lock_guard<std::mutex> lock(mu_);
     ++cost_.flushes;

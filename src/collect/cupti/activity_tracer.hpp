@@ -32,9 +32,11 @@ class ActivityTracer {
   void detach() noexcept;
   /// Disables kernel records (for the range profiler, another CUPTI client, exit). Does not throw.
   void release() noexcept;
-  /// Forces CUPTI to hand over every buffer (the device must be synchronised first) and returns
-  /// the kernels decoded since the last call. Throws ToolError when records were dropped.
-  [[nodiscard]] std::vector<KernelActivity> flush();
+  /// Makes CUPTI hand over its buffers (the device must be synchronised first) and returns the
+  /// kernels decoded since the last call. `forced`: every buffer; otherwise those whose records
+  /// are all complete, full or not (cuptiActivityFlushAll's flag 0). Throws ToolError when
+  /// records were dropped.
+  [[nodiscard]] std::vector<KernelActivity> flush(bool forced = true);
 
   /// What the flushes of the session so far cost the host (since attach()), for DEBUG.
   struct FlushCost {

@@ -1,9 +1,11 @@
 #pragma once
 // duration_source "events": the cupti tool's measurement path that times every annotated region
 // of a measured run with a pair of CUDA events on the legacy default stream, recorded when the
-// region opens (after its cache flush) and when it closes, as Triton's do_bench times a call. The
-// value is the region's wall time on the GPU: its kernels, the gaps between them and the host's
-// launch overhead. CUPTI is not used; the events are made once and reused.
+// region opens (queued behind its cache flush, which the run environment then does not wait for)
+// and when it closes, as Triton's do_bench times a call. The value is the region's wall time on
+// the GPU from the end of the flush: its kernels, the gaps between them and whatever of the
+// host's launch overhead the flush did not hide. CUPTI is not used; the events are made once and
+// reused.
 
 #include <cstdint>
 #include <map>

@@ -3,6 +3,9 @@
 #include "collect/cupti/activity_tracer.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <string_view>
 #include <utility>
 
 #include "collect/cupti/launch_metrics.hpp"
@@ -11,6 +14,20 @@
 #include "cuda/device_attributes.hpp"
 
 namespace kscope::cupti {
+namespace {
+
+// KSCOPE_CUPTI_FLUSH (docs/environment.md): "completed" asks CUPTI for its complete buffers
+// first (an experiment: whether that costs a call less than a forced flush); anything else, or
+// unset, forces every flush.
+bool completed_flush_first() {
+  static const bool completed = [] {
+    const char* v = std::getenv("KSCOPE_CUPTI_FLUSH");
+    return v != nullptr && std::string_view(v) == "completed";
+  }();
+  return completed;
+}
+
+}  // namespace
 
 TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
     : launch_metrics_(std::move(launch_metrics)) {
@@ -28,9 +45,26 @@ TimingCollector::TimingCollector(std::vector<std::string> launch_metrics)
 
 TimingCollector::~TimingCollector() { abort(); }
 
+void TimingCollector::before_run(const RunId& run, int pass) {
+  (void)run;
+  (void)pass;
+  ran_since_flush_ = true;
+}
+
 std::vector<KernelRecord> TimingCollector::flush() {
   if (!active_) return {};
-  std::vector<KernelActivity> kernels = ActivityTracer::instance().flush();
+  ran_since_flush_ = false;
+  // KSCOPE_CUPTI_FLUSH=completed: first the buffers CUPTI counts complete, then a forced flush
+  // only if a launch of the session's runs still has no record, so that nothing is missed.
+  std::vector<KernelRecord> out = join(ActivityTracer::instance().flush(!completed_flush_first()));
+  if (completed_flush_first() && joiner_.pending_launches() > 0) {
+    std::vector<KernelRecord> rest = join(ActivityTracer::instance().flush(true));
+    out.insert(out.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+  }
+  return out;
+}
+
+std::vector<KernelRecord> TimingCollector::join(std::vector<KernelActivity> kernels) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<KernelRecord> out =
       launch_metrics_.empty()
@@ -53,7 +87,7 @@ void TimingCollector::add_launch_metrics(const KernelActivity& activity, KernelR
 }
 
 std::vector<KernelRecord> TimingCollector::end() {
-  auto out = flush();
+  auto out = ran_since_flush_ ? flush() : std::vector<KernelRecord>{};
   const ActivityTracer::FlushCost cost = ActivityTracer::instance().cost();
   char line[192];
   std::snprintf(line, sizeof line,

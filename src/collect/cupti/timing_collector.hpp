@@ -27,10 +27,17 @@ class TimingCollector : public MeasurementPath {
   TimingCollector(const TimingCollector&) = delete;             // owns the CUPTI subscription
   TimingCollector& operator=(const TimingCollector&) = delete;  // owns the CUPTI subscription
 
-  /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches.
+  /// A run starts: the next flush has records to fetch.
+  void before_run(const RunId& run, int pass) override;
+  /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches
+  /// (KSCOPE_CUPTI_FLUSH=completed: the complete ones first, forced only if a launch of the
+  /// session's runs still has no record).
   [[nodiscard]] std::vector<KernelRecord> flush() override;
   /// After the Session's synchronisation, a forced activity flush delivers every kernel.
   [[nodiscard]] bool flush_is_complete() const override { return true; }
+  /// The last flush, unless no run started since the previous one: the Session flushes after
+  /// every batch of runs="auto" and then ends the tool, and that second forced CUPTI flush
+  /// would find nothing (flushes are complete) at the cost of a flush per kscope::time call.
   [[nodiscard]] std::vector<KernelRecord> end() override;
   /// "[cupti] the session's N flushes (ms): CUPTI's flush, of which decoding, joining".
   [[nodiscard]] std::string cost_summary() const override { return cost_summary_; }
@@ -38,6 +45,8 @@ class TimingCollector : public MeasurementPath {
 
  private:
   void add_launch_metrics(const KernelActivity& activity, KernelRecord& record);
+  /// The records of `kernels` launched in the session's runs, timed into join_.
+  [[nodiscard]] std::vector<KernelRecord> join(std::vector<KernelActivity> kernels);
 
   std::vector<std::string> launch_metrics_;
   std::chrono::steady_clock::duration join_{};  // the session's joins so far
@@ -47,6 +56,7 @@ class TimingCollector : public MeasurementPath {
   TimingObserver timing_{&joiner_};
   LaunchCallbacks callbacks_;
   bool active_ = false;
+  bool ran_since_flush_ = false;  // a run started after the last flush
 };
 
 }  // namespace kscope::cupti

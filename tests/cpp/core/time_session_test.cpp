@@ -21,7 +21,8 @@ struct Harness {
   testing::FakeCollector collector;
   testing::FakeEnvironment env;
   Timing time(const std::function<void()>& fn, const TimeOptions& o) {
-    return time_session(fn, o, collector, env, 0);
+    StepTimes steps;
+    return time_session(fn, o, session_options(o), collector, env, 0, steps);
   }
 };
 
@@ -198,6 +199,26 @@ TEST(TimeSessionTest, BadOptionsFailWithProfilesTextsBeforeAnyCall) {
             "kscope::time(): the callable is empty.");
   EXPECT_EQ(calls, 0);
   EXPECT_TRUE(h.collector.events.empty());  // the tool was not begun
+}
+
+TEST(TimeSessionTest, AtDebugItSaysWhatTheCallCostAndSilentItSaysNothing) {
+  Harness h;
+  std::string printed;
+  TimeOptions o = fixed(3);
+  o.log = [&](std::string_view text) { printed += text; };
+  (void)h.time([&] { h.collector.launch("k", 1); }, o);
+  EXPECT_EQ(printed, "");  // kSilent by default
+
+  o.verbosity = Verbosity::kDebug;
+  (void)h.time([&] { h.collector.launch("k", 1); }, o);
+  // The fixed steps (the tool's begin and end: CUPTI's attach and last flush on a GPU), then the
+  // host time per call of the callable, from the session's phases.
+  for (const char* step : {"[kscope] fixed cost (ms): session set-up ", ", tool begin ",
+                           ", tool end ", ", statistics ", ", total "}) {
+    EXPECT_TRUE(contains(printed, step)) << step << " not in\n" << printed;
+  }
+  EXPECT_TRUE(contains(printed, "[kscope] host time per run (us, mean over 4 executions): "))
+      << printed;
 }
 
 TEST(TimeSessionTest, ItIsRefusedInsideAProfileRun) {

@@ -29,9 +29,9 @@ class TimingCollector : public MeasurementPath {
 
   /// A run starts: the next flush has records to fetch.
   void before_run(const RunId& run, int pass) override;
-  /// Forces CUPTI to hand over its activity buffers and joins their kernels to the launches
-  /// (KSCOPE_CUPTI_FLUSH=completed: the complete ones first, forced only if a launch of the
-  /// session's runs still has no record).
+  /// Takes CUPTI's complete activity buffers, forces a flush of the others only if a launch of
+  /// the session's runs still has no record (KSCOPE_CUPTI_FLUSH=forced: always), and joins their
+  /// kernels to the launches.
   [[nodiscard]] std::vector<KernelRecord> flush() override;
   /// After the Session's synchronisation, a forced activity flush delivers every kernel.
   [[nodiscard]] bool flush_is_complete() const override { return true; }

@@ -1,9 +1,13 @@
 #include "import_ncu.hpp"
 
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 
+#include "colour.hpp"
 #include "kscope/ncu_import.hpp"
+#include "kscope/results.hpp"
 
 namespace kscope::cli {
 namespace {
@@ -41,7 +45,9 @@ void add_import_ncu(CLI::App& app) {
       "also name the lines before the table that were skipped (program output, ==PROF== lines)");
   cmd->callback([args] {
     const Results results = import_ncu(args->report, args->options);
-    results.print(std::cout);
+    WriteOptions table;
+    table.colour = colour_for(STDOUT_FILENO);
+    results.write("table", std::cout, table);
     if (!args->output.empty()) {
       results.write_json(args->output);
       std::cout << "Results written to " << args->output << "\n";

@@ -213,6 +213,10 @@ struct WriteOptions {
   /// A second result (the baseline) to compare with: the html and md formats add a table of
   /// both means and their ratio per (annotation, metric, config). Null: no comparison.
   const Results* compare = nullptr;
+  /// The table format with ANSI colours, for a terminal: the header bold, an unstable row's
+  /// Stable cell and an incomplete result's note yellow. Other formats ignore it. `kscope show`
+  /// sets it by the command's colour rule (docs/cli.md, "Colour").
+  bool colour = false;
 };
 
 /// One output format of Results::write (docs/outputs.md).

@@ -11,6 +11,7 @@
 #include "report/aligned_text.hpp"
 #include "report/csv_writer.hpp"
 #include "report/json_codec.hpp"
+#include "report/tint.hpp"
 
 namespace kscope {
 namespace {
@@ -108,15 +109,30 @@ std::string summary_line(const Comparison& c) {
 
 }  // namespace
 
-void Comparison::print(std::ostream& out) const {
+void Comparison::print(std::ostream& out, bool colour) const {
+  using report::Tint;
   out << "kscope compare: BASE " << base_name << " vs NEW " << new_name << "\n";
-  for (const auto& w : warnings) out << "warning: " << w << "\n";
+  for (const auto& w : warnings) {
+    out << report::tinted("warning: " + w, colour ? Tint::kYellow : Tint::kNone) << "\n";
+  }
   report::Cells cells;
   cells.header = display_header();
   for (const auto& r : rows) cells.rows.push_back(display_row(r));
   cells.first_number = 4;  // Base, New, Ratio, Ratio CI95, Change, p
   cells.numbers = 6;
-  report::print_aligned(cells, out);
+  report::CellTint tint;
+  if (colour) {
+    tint = [&](std::size_t row, std::size_t column) {
+      if (column + 1 != cells.header.size()) return Tint::kNone;  // only the verdict
+      switch (rows[row].verdict) {
+        case Verdict::kFaster: return Tint::kGreen;
+        case Verdict::kSlower: return Tint::kRed;
+        case Verdict::kUnsure: return Tint::kYellow;
+        default: return Tint::kNone;
+      }
+    };
+  }
+  report::print_aligned(cells, out, tint);
   out << summary_line(*this) << "\n";
 }
 

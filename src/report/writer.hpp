@@ -17,6 +17,7 @@ namespace kscope::report {
 struct WriteInput {
   const Results& results;            ///< the result to write
   const Results* compare = nullptr;  ///< a second result to compare with (WriteOptions::compare)
+  bool colour = false;               ///< ANSI colours (WriteOptions::colour)
 };
 
 struct Writer {

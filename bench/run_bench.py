@@ -480,6 +480,23 @@ def time_to_precision(b: Bench) -> None:
                 f.target, f.verdict = "1 +- 2 %", verdict(f.median, lambda x: abs(x - 1) <= 0.02)
 
 
+def cli_startup(b: Bench) -> None:
+    """How long `kscope show --help` takes through the console script (target <= 50 ms,
+    issue 33), against `python3 -m kscope` and the engine's executable alone, and what the
+    console script imports (bench/cli_startup.py). CPU only: runs without a GPU too."""
+    section = "7 CLI start-up"
+    r = b.run("cli_startup", [sys.executable, "bench/cli_startup.py", "--runs", "5" if b.smoke else "20",
+                              "--build", str(b.build)])
+    if r:
+        d = r[0]
+        f = b.add(section, "kscope show --help: the console script", "ms", d["console script"])
+        f.target, f.verdict = "<= 50", verdict(f.median, lambda x: x <= 50)
+        f.note = (f"imports {d['imported modules']} modules beyond the interpreter's start-up; outside "
+                  f"the standard library: {', '.join(d['imported outside the standard library'])}")
+        b.add(section, "python3 -m kscope show --help (imports the package)", "ms", d["python3 -m kscope"])
+        b.add(section, "the engine's executable alone", "ms", d["engine executable"])
+
+
 # ---- environment and reports ---------------------------------------------------------------
 def environment() -> dict[str, str]:
     def out(argv: list[str]) -> str:
@@ -531,7 +548,9 @@ def device_check(b: Bench) -> tuple[bool, str]:
 
 
 PARTS = ("timing_overhead", "accuracy", "stability", "metrics", "python_overhead", "cold_regions",
-         "time_to_precision")
+         "time_to_precision", "cli_startup")
+#: The parts that need no GPU: they run whether or not there is one.
+CPU_PARTS = ("cli_startup",)
 
 
 def selected_parts(names: str | None) -> list:
@@ -564,15 +583,16 @@ def main() -> int:
     t0 = time.perf_counter()
     parts = selected_parts(args.parts)
     ok, why = device_check(b)
-    if ok:
-        for part in parts:
-            print(f"[bench] {part.__name__} ...", flush=True)
-            try:
-                part(b)
-            except Exception as e:  # one broken part must not lose the others' figures
-                b.skip(part.__name__, f"{type(e).__name__}: {e}")
-                print(f"[bench] {part.__name__} failed: {type(e).__name__}: {e}", flush=True)
-    else:
+    for part in parts:
+        if not ok and part.__name__ not in CPU_PARTS:
+            continue
+        print(f"[bench] {part.__name__} ...", flush=True)
+        try:
+            part(b)
+        except Exception as e:  # one broken part must not lose the others' figures
+            b.skip(part.__name__, f"{type(e).__name__}: {e}")
+            print(f"[bench] {part.__name__} failed: {type(e).__name__}: {e}", flush=True)
+    if not ok:
         b.skipped.append(f"all GPU parts: {why}")
         print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "
               f"overhead, cold regions, time to a precise answer): {why}", flush=True)

@@ -69,6 +69,12 @@ class JsonField {
 /// A short description of a JSON value for error messages: `-3`, `"abc"`, `an object`.
 [[nodiscard]] std::string describe(const Json& j);
 
+/// Parses `text`, the contents of the file `file` from its line `first_line` on. Text that is not
+/// JSON is a FileFormatError in kscope's words, not nlohmann's: "'<file>' is not valid JSON at
+/// line L, column C: <reason>", e.g. "unexpected end of input; expected string literal".
+[[nodiscard]] Json parse_json(const std::string& text, const std::string& file,
+                              std::size_t first_line = 1);
+
 template <class T>
 T JsonField::get() const {
   if constexpr (std::is_same_v<T, std::string>) {

@@ -98,18 +98,14 @@ void Results::write_json(const std::string& path) const { write("json", path); }
 Results Results::load(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
-  std::string first;
-  std::getline(in, first);
-  // A journal starts with a one-line header whose kind says so.
-  if (first.find("\"kscope.journal\"") != std::string::npos) return report::load_journal(path);
   std::stringstream all;
-  all << first << "\n" << in.rdbuf();
-  report::Json j;
-  try {
-    j = report::Json::parse(all.str());
-  } catch (const report::Json::exception& e) {
-    throw FileFormatError("'" + path + "' is not valid JSON: " + e.what());
+  all << in.rdbuf();
+  const std::string text = all.str();
+  // A journal starts with a one-line header whose kind says so.
+  if (text.substr(0, text.find('\n')).find("\"kscope.journal\"") != std::string::npos) {
+    return report::load_journal(path);
   }
+  const report::Json j = report::parse_json(text, path);
   const report::JsonField root(j);
   if (!j.is_object() || j.value("kind", report::Json()) != "kscope.results") {
     throw FileFormatError("'" + path +

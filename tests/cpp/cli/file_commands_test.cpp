@@ -44,7 +44,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ShowCase{"root_array.json", "[1]", "is not a kscope result file (expected a JSON object"},
         ShowCase{"kind_number.json", "{\"kind\": 5}", "whose kind is \"kscope.results\", found 5"},
-        ShowCase{"not_json.json", "{\"kind\"", "is not valid JSON"},
+        ShowCase{"not_json.json", "{\"kind\"",
+                 "is not valid JSON at line 1, column 8: unexpected end of input; expected ':'\n"},
         ShowCase{"no_configs.json",
                  "{\"kind\": \"kscope.results\", \"schema_version\": \"1.0\", \"name\": \"x\"}",
                  "at /: the member \"configs\" is missing"},

@@ -16,7 +16,10 @@
 
 namespace kscope::report {
 
-using Json = nlohmann::json;
+// Objects keep the order their members were added in (or read in), so that kscope's files read
+// in the order docs/output-schema.md gives: what the session was first, its rows, the timeline
+// last (nlohmann::json would sort the keys alphabetically).
+using Json = nlohmann::ordered_json;
 
 class JsonField {
  public:

@@ -69,9 +69,8 @@ std::vector<std::string> Results::write_csv(const std::string& prefix) const {
 }
 
 std::string Results::to_json() const {
-  report::Json j = report::header_json(d_, "kscope.results");
-  j["complete"] = d_.complete;
-  j["journal"] = d_.journal_path;
+  report::Json j = report::header_json(
+      d_, "kscope.results", report::Json{{"complete", d_.complete}, {"journal", d_.journal_path}});
   const std::vector<std::string> raw_info = raw_info_columns(d_.info_columns);
   const std::vector<std::string> processed_info = processed_info_columns(d_.info_columns);
   if (!d_.info_columns.empty()) j["info_columns"] = report::info_columns_to_json(d_.info_columns);

@@ -20,6 +20,7 @@ struct ShowArgs {
   std::string format = "table";
   std::string output;
   std::string compare;
+  bool full_paths = false;
 };
 
 }  // namespace
@@ -42,6 +43,8 @@ void add_show(CLI::App& app) {
   cmd->add_option("--compare", args->compare,
                   "a second result or journal: the baseline of the compare table (html, md)")
       ->check(CLI::ExistingFile);
+  cmd->add_flag("--full-paths", args->full_paths,
+                "html, md: the options' absolute paths in full (default: .../<last part>)");
   cmd->callback([args] {
     const Results results = Results::load(args->path);
     print_load_warnings(results);
@@ -52,6 +55,7 @@ void add_show(CLI::App& app) {
     }
     WriteOptions options;
     options.compare = baseline ? &*baseline : nullptr;
+    options.full_paths = args->full_paths;
     if (args->output.empty()) {
       options.colour = colour_for(STDOUT_FILENO);
       results.write(args->format, std::cout, options);

@@ -22,4 +22,10 @@ bool colour_for(int fd) {
   return isatty(fd) == 1 && variable("TERM") != "dumb";
 }
 
+WriteOptions stdout_write_options() {
+  WriteOptions options;
+  options.colour = colour_for(STDOUT_FILENO);
+  return options;
+}
+
 }  // namespace kscope::cli

@@ -1,7 +1,5 @@
 #include "import_ncu.hpp"
 
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 
@@ -45,9 +43,7 @@ void add_import_ncu(CLI::App& app) {
       "also name the lines before the table that were skipped (program output, ==PROF== lines)");
   cmd->callback([args] {
     const Results results = import_ncu(args->report, args->options);
-    WriteOptions table;
-    table.colour = colour_for(STDOUT_FILENO);
-    results.write("table", std::cout, table);
+    results.write("table", std::cout, stdout_write_options());
     if (!args->output.empty()) {
       results.write_json(args->output);
       std::cout << "Results written to " << args->output << "\n";

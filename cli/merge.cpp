@@ -1,7 +1,5 @@
 #include "merge.hpp"
 
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 #include <string>
@@ -40,9 +38,7 @@ void add_merge(CLI::App& app) {
     options.labels = args->paths;
     const Results merged = merge(parts, options);
     print_load_warnings(merged);
-    WriteOptions table;
-    table.colour = colour_for(STDOUT_FILENO);
-    merged.write("table", std::cout, table);
+    merged.write("table", std::cout, stdout_write_options());
     if (!args->out.empty()) {
       merged.write_json(args->out);
       std::cout << "Merged result: " << args->out << "\n";

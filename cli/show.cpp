@@ -1,7 +1,5 @@
 #include "show.hpp"
 
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -53,11 +51,10 @@ void add_show(CLI::App& app) {
       baseline = Results::load(args->compare);
       print_load_warnings(*baseline);
     }
-    WriteOptions options;
+    WriteOptions options = args->output.empty() ? stdout_write_options() : WriteOptions{};
     options.compare = baseline ? &*baseline : nullptr;
     options.full_paths = args->full_paths;
     if (args->output.empty()) {
-      options.colour = colour_for(STDOUT_FILENO);
       results.write(args->format, std::cout, options);
     } else {
       results.write(args->format, args->output, options);

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import LAUNCHER, environment, needs_engine_tool
 from plot_helpers import PYTHON_DIR, run_cli
 
 import kscope_launcher
@@ -18,18 +19,6 @@ from kscope import __main__ as cli
 ROOT = os.path.dirname(PYTHON_DIR)
 ENGINE_COMMANDS = ("show", "query-metrics", "check-metrics", "import-ncu", "merge", "compare")
 
-
-def _engine_tool_built() -> bool:
-    try:
-        kscope_launcher.executable()
-    except kscope_launcher.EngineToolMissing:
-        return False
-    return True
-
-
-needs_engine_tool = pytest.mark.skipif(
-    not _engine_tool_built(), reason="the kscope executable is not built (target kscope_cli)"
-)
 
 
 def _listed_subcommands(help_text: str) -> list[str]:
@@ -143,9 +132,7 @@ def test_the_engine_tools_signal_is_the_commands(tmp_path, monkeypatch):
 
 @needs_engine_tool
 def test_python_m_kscope_and_the_launcher_agree():
-    env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
-    launcher = subprocess.run(
-        [sys.executable, "-c", "import kscope_launcher; kscope_launcher.main()", "--help"],
-        capture_output=True, text=True, env=env)  # fmt: skip
+    launcher = subprocess.run([sys.executable, "-c", LAUNCHER, "--help"], capture_output=True,
+                              text=True, env=environment())  # fmt: skip
     assert launcher.returncode == 0
     assert launcher.stdout == run_cli("--help").stdout

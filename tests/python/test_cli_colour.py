@@ -11,27 +11,21 @@ import subprocess
 import sys
 
 import pytest
-from plot_helpers import PYTHON_DIR, golden_path
+from cli_helpers import LAUNCHER, environment, needs_engine_tool, run_kscope
+from plot_helpers import golden_path
 
 from kscope_launcher.colour import colour_for
 
 SWEEP = golden_path("vadd_sweep.json")
 ESCAPE = "\x1b["
-SCRIPT = "import sys, kscope_launcher; sys.exit(kscope_launcher.main())"
-
-
-def _environment(**variables: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
-    env.update(PYTHONPATH=PYTHON_DIR, MPLBACKEND="Agg", TERM="xterm")
-    env.update(variables)
-    return env
 
 
 def on_a_terminal(*args: str, **variables: str) -> str:
     """What ``kscope *args`` writes (stdout and stderr) with both on a pseudo-terminal."""
     master, slave = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-c", SCRIPT, *args], stdin=subprocess.DEVNULL,
-                               stdout=slave, stderr=slave, env=_environment(**variables))  # fmt: skip
+    process = subprocess.Popen([sys.executable, "-c", LAUNCHER, *args], stdin=subprocess.DEVNULL,
+                               stdout=slave, stderr=slave,
+                               env=environment(**{"TERM": "xterm", **variables}))  # fmt: skip
     os.close(slave)
     chunks = []
     while True:
@@ -48,16 +42,8 @@ def on_a_terminal(*args: str, **variables: str) -> str:
 
 
 def in_a_pipe(*args: str, **variables: str) -> str:
-    done = subprocess.run([sys.executable, "-c", SCRIPT, *args], capture_output=True, text=True,
-                          env=_environment(**variables), timeout=120)  # fmt: skip
+    done = run_kscope(*args, **{"TERM": "xterm", **variables})
     return done.stdout + done.stderr
-
-
-needs_engine_tool = pytest.mark.skipif(
-    not os.access(os.path.join(PYTHON_DIR, "kscope", "_bin", "kscope"), os.X_OK)
-    and "KSCOPE_CLI" not in os.environ,
-    reason="the kscope executable is not built (target kscope_cli)",
-)
 
 
 @needs_engine_tool

@@ -9,22 +9,17 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 
 import pytest
+from cli_helpers import needs_engine_tool, run_kscope
 from plot_helpers import GOLDEN, PYTHON_DIR
 
 import kscope
-import kscope_launcher
 
 ROOT = os.path.dirname(PYTHON_DIR)
 DOCS = os.path.join(ROOT, "docs")
 
-try:
-    kscope_launcher.executable()
-except kscope_launcher.EngineToolMissing as missing:
-    pytestmark = pytest.mark.skip(reason=f"the kscope executable is not built: {missing}")
+pytestmark = needs_engine_tool
 
 
 def _doc(name: str) -> str:
@@ -47,17 +42,8 @@ def _table(section: str) -> list[list[str]]:
     return rows
 
 
-def _kscope(args: list[str], cwd: str) -> subprocess.CompletedProcess[str]:
-    """The command as the console script runs it (the launcher), without colour."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env.update(PYTHONPATH=PYTHON_DIR, MPLBACKEND="Agg")
-    script = "import sys, kscope_launcher; sys.exit(kscope_launcher.main())"
-    return subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
-
-
 def _help_statuses() -> list[tuple[str, str]]:
-    text = _kscope(["--help"], ROOT).stdout.split("Exit status:\n", 1)[1]
+    text = run_kscope("--help").stdout.split("Exit status:\n", 1)[1]
     rows: list[tuple[str, str]] = []
     for line in text.splitlines():
         if re.match(r"^  \S", line):
@@ -112,7 +98,7 @@ ERRORS = _table(_section(_doc("cli.md"), "Errors"))
 def test_every_documented_error_is_what_the_command_returns(folder, command, status, stderr):
     args = shlex.split(command)
     assert args[0] == "kscope"
-    done = _kscope(args[1:], folder)
+    done = run_kscope(*args[1:], cwd=folder)
     assert done.returncode == int(status), done.stderr
     first = done.stderr.splitlines()[0] if done.stderr else ""
     if stderr == "(none)":
@@ -139,7 +125,7 @@ def test_errors_md_points_to_the_one_table():
 def test_environment_md_names_every_subcommand_the_executable_serves():
     row = next(line for line in _doc("environment.md").splitlines()
                if line.startswith("| `KSCOPE_CLI` |"))  # fmt: skip
-    served = re.findall(r"^  ([a-z][a-z-]+)\s", _kscope(["--help"], ROOT).stdout.split(
+    served = re.findall(r"^  ([a-z][a-z-]+)\s", run_kscope("--help").stdout.split(
         "Subcommands:\n")[1].split("\n\n")[0], flags=re.M)  # fmt: skip
     assert served[-1] == "plot"
     for name in served[:-1]:

@@ -11,16 +11,12 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import needs_engine_tool
 from plot_helpers import PYTHON_DIR
-
-import kscope_launcher
 
 ROOT = os.path.dirname(PYTHON_DIR)
 
-try:
-    kscope_launcher.executable()
-except kscope_launcher.EngineToolMissing as missing:
-    pytestmark = pytest.mark.skip(reason=f"the kscope executable is not built: {missing}")
+pytestmark = needs_engine_tool
 
 
 @pytest.fixture(scope="module")

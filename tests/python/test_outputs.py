@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import needs_engine_tool, run_kscope
 
 import kscope
 from kscope._native import native
@@ -235,13 +236,11 @@ def test_reports_show_absolute_paths_only_when_asked(tmp_path):
     assert "/home/alice/runs/kscope_a1b2/" in (tmp_path / "r.md").read_text()
 
 
+@needs_engine_tool
 def test_kscope_show_full_paths(tmp_path):
-    if not shutil.which("kscope", path=os.path.join(ROOT, "python", "kscope", "_bin")):
-        pytest.skip("the kscope executable is not built (target kscope_cli)")
-    cli = [sys.executable, "-m", "kscope", "show", _with_absolute_paths(tmp_path), "-f", "md"]
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
-    plain = subprocess.run(cli, capture_output=True, text=True, env=env)
-    full = subprocess.run([*cli, "--full-paths"], capture_output=True, text=True, env=env)
+    args = ("show", _with_absolute_paths(tmp_path), "-f", "md")
+    plain = run_kscope(*args)
+    full = run_kscope(*args, "--full-paths")
     assert "| output_prefix | .../kscope_a1b2/ |" in plain.stdout
     assert "/home/alice" not in plain.stdout
     assert "| output_prefix | /home/alice/runs/kscope_a1b2/ |" in full.stdout

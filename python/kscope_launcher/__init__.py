@@ -69,8 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_error(str(error))
         return EXIT_ERROR
     sys.stdout.flush()
-    # argv[0] "kscope": the usage lines name the command the user typed, not the file.
-    os.execve(path, ["kscope", *args], child_environment(os.environ))
+    try:
+        # argv[0] "kscope": the usage lines name the command the user typed, not the file.
+        os.execve(path, ["kscope", *args], child_environment(os.environ))
+    except OSError as error:  # executable by its mode, but no program (a truncated install)
+        print_error(f"cannot run the engine's command-line tool {path}: {error.strerror}")
+        return EXIT_ERROR
 
 
 __all__ = ["ENVIRONMENT_VARIABLE", "PLOT", "EngineToolMissing", "executable", "main"]

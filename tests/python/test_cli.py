@@ -107,6 +107,16 @@ def test_a_missing_engine_tool_is_one_clear_error(tmp_path, monkeypatch, capsys)
     assert "$KSCOPE_CLI" in err and "nope" in err
 
 
+def test_an_engine_tool_that_cannot_run_is_one_clear_error(tmp_path, monkeypatch, capsys):
+    broken = tmp_path / "kscope"
+    broken.write_bytes(b"\x7fELF truncated")
+    broken.chmod(0o755)
+    monkeypatch.setenv("KSCOPE_CLI", str(broken))
+    assert cli.main(["show", "x.json"]) == 1
+    assert capsys.readouterr().err == (
+        f"kscope: error: cannot run the engine's command-line tool {broken}: Exec format error\n")
+
+
 def test_kscope_cli_names_the_executable_and_gets_the_arguments(tmp_path, monkeypatch):
     script = tmp_path / "kscope"
     script.write_text('#!/bin/sh\necho "$*"\nexit 7\n')

@@ -596,6 +596,23 @@ def do_bench_figures(b: Bench, data: dict[str, Any], ncu: dict[str, Any]) -> Non
                   overhead["engine_samples"], note="the rest is the Python front's")
 
 
+def cli_startup(b: Bench) -> None:
+    """How long `kscope show --help` takes through the console script (target <= 50 ms,
+    issue 33), against `python3 -m kscope` and the engine's executable alone, and what the
+    console script imports (bench/cli_startup.py). CPU only: runs without a GPU too."""
+    section = "8 CLI start-up"
+    r = b.run("cli_startup", [sys.executable, "bench/cli_startup.py", "--runs", "5" if b.smoke else "20",
+                              "--build", str(b.build)])
+    if r:
+        d = r[0]
+        f = b.add(section, "kscope show --help: the console script", "ms", d["console script"])
+        f.target, f.verdict = "<= 50", verdict(f.median, lambda x: x <= 50)
+        f.note = (f"imports {d['imported modules']} modules beyond the interpreter's start-up; outside "
+                  f"the standard library: {', '.join(d['imported outside the standard library'])}")
+        b.add(section, "python3 -m kscope show --help (imports the package)", "ms", d["python3 -m kscope"])
+        b.add(section, "the engine's executable alone", "ms", d["engine executable"])
+
+
 # ---- environment and reports ---------------------------------------------------------------
 def environment() -> dict[str, str]:
     def out(argv: list[str]) -> str:
@@ -686,7 +703,9 @@ def device_check(b: Bench) -> tuple[bool, str]:
 
 
 PARTS = ("timing_overhead", "accuracy", "stability", "metrics", "python_overhead", "cold_regions",
-         "time_to_precision", "replacing_do_bench")
+         "time_to_precision", "replacing_do_bench", "cli_startup")
+#: The parts that need no GPU: they run whether or not there is one.
+CPU_PARTS = ("cli_startup",)
 
 
 def selected_parts(names: str | None) -> list:
@@ -719,15 +738,16 @@ def main() -> int:
     t0 = time.perf_counter()
     parts = selected_parts(args.parts)
     ok, why = device_check(b)
-    if ok:
-        for part in parts:
-            print(f"[bench] {part.__name__} ...", flush=True)
-            try:
-                part(b)
-            except Exception as e:  # one broken part must not lose the others' figures
-                b.skip(part.__name__, f"{type(e).__name__}: {e}")
-                print(f"[bench] {part.__name__} failed: {type(e).__name__}: {e}", flush=True)
-    else:
+    for part in parts:
+        if not ok and part.__name__ not in CPU_PARTS:
+            continue
+        print(f"[bench] {part.__name__} ...", flush=True)
+        try:
+            part(b)
+        except Exception as e:  # one broken part must not lose the others' figures
+            b.skip(part.__name__, f"{type(e).__name__}: {e}")
+            print(f"[bench] {part.__name__} failed: {type(e).__name__}: {e}", flush=True)
+    if not ok:
         b.skipped.append(f"all GPU parts: {why}")
         print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "
               f"overhead, cold regions, time to a precise answer, replacing do_bench): {why}", flush=True)

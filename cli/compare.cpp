@@ -1,9 +1,14 @@
 #include "compare.hpp"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "argument_values.hpp"
+#include "colour.hpp"
+#include "diagnostics.hpp"
 #include "exit_status.hpp"
 #include "kscope/compare.hpp"
 #include "kscope/errors.hpp"
@@ -58,19 +63,21 @@ void add_compare(CLI::App& app) {
   cmd->add_option("--csv", args->csv, "also write the comparison as CSV to this file");
   cmd->add_option("--json", args->json, "also write the comparison as JSON to this file");
   cmd->callback([args] {
-    if (!args->threshold.empty()) args->options.threshold = parse_threshold(args->threshold);
+    as_usage_error([&] {
+      if (!args->threshold.empty()) args->options.threshold = parse_threshold(args->threshold);
+      args->options.validate();
+    });
     const Results base = Results::load(args->base);
     const Results next = Results::load(args->next);
-    for (const auto* r : {&base, &next}) {
-      for (const auto& w : r->load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
-    }
+    print_load_warnings(base);
+    print_load_warnings(next);
     Comparison c = compare(base, next, args->options);
     c.base_name = args->base;
     c.new_name = args->next;
     if (args->markdown) {
       std::cout << c.to_markdown();
     } else {
-      c.print(std::cout);
+      c.print(std::cout, colour_for(STDOUT_FILENO));
     }
     if (!args->csv.empty()) {
       write_file(args->csv, "comparison", [&](std::ostream& o) { c.write_csv(o); });

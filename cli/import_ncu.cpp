@@ -3,7 +3,9 @@
 #include <iostream>
 #include <memory>
 
+#include "colour.hpp"
 #include "kscope/ncu_import.hpp"
+#include "kscope/results.hpp"
 
 namespace kscope::cli {
 namespace {
@@ -41,7 +43,7 @@ void add_import_ncu(CLI::App& app) {
       "also name the lines before the table that were skipped (program output, ==PROF== lines)");
   cmd->callback([args] {
     const Results results = import_ncu(args->report, args->options);
-    results.print(std::cout);
+    results.write("table", std::cout, stdout_write_options());
     if (!args->output.empty()) {
       results.write_json(args->output);
       std::cout << "Results written to " << args->output << "\n";

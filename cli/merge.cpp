@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "colour.hpp"
+#include "diagnostics.hpp"
 #include "kscope/kscope.hpp"
 
 namespace kscope::cli {
@@ -30,13 +32,13 @@ void add_merge(CLI::App& app) {
     std::vector<Results> parts;
     for (const auto& p : args->paths) {
       parts.push_back(Results::load(p));
-      for (const auto& w : parts.back().load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
+      print_load_warnings(parts.back());
     }
     MergeOptions options = args->options;
     options.labels = args->paths;
     const Results merged = merge(parts, options);
-    for (const auto& w : merged.load_warnings()) std::cerr << "kscope: warning: " << w << "\n";
-    merged.print(std::cout);
+    print_load_warnings(merged);
+    merged.write("table", std::cout, stdout_write_options());
     if (!args->out.empty()) {
       merged.write_json(args->out);
       std::cout << "Merged result: " << args->out << "\n";

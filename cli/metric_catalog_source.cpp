@@ -1,12 +1,13 @@
 #include "metric_catalog_source.hpp"
 
+#include "argument_values.hpp"
 #include "cuda/device.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cli {
 
 cupti::MetricCatalog open_catalog(const std::string& chip) {
-  if (!chip.empty()) return cupti::MetricCatalog(chip);
+  if (!chip.empty()) return as_usage_error([&] { return cupti::MetricCatalog(chip); });
   std::string reason;
   if (!cuda::device_available(&reason)) {
     throw NoDeviceError("no CUDA device: " + reason +

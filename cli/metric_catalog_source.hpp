@@ -8,8 +8,9 @@
 
 namespace kscope::cli {
 
-/// Catalogue of `chip` when non-empty, else of the current CUDA device (throws NoDeviceError
-/// "no CUDA device: ... pass --chip" when there is none).
+/// Catalogue of `chip` when non-empty (a chip this CUPTI does not know is a usage error), else of
+/// the current CUDA device (throws NoDeviceError "no CUDA device: ... pass --chip" when there is
+/// none).
 [[nodiscard]] cupti::MetricCatalog open_catalog(const std::string& chip);
 
 /// The help text of --chip, shared by the subcommands.

@@ -103,8 +103,10 @@ class Comparison {
 
   /// True when a row is SLOWER beyond the threshold.
   [[nodiscard]] bool regressed() const;
-  /// Aligned table, warnings first.
-  void print(std::ostream& out) const;
+  /// Aligned table, warnings first. `colour`: ANSI colours for a terminal (the header bold,
+  /// verdicts FASTER green, SLOWER red, UNSURE yellow, the warnings yellow); `kscope compare`
+  /// sets it by the command's colour rule (docs/cli.md, "Colour").
+  void print(std::ostream& out, bool colour = false) const;
   /// GitHub-flavoured markdown (a pull-request comment): warnings, then a table.
   [[nodiscard]] std::string to_markdown() const;
   /// An HTML fragment for a notebook: a <div class="kscope-comparison"> with the summary line,

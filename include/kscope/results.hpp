@@ -213,6 +213,15 @@ struct WriteOptions {
   /// A second result (the baseline) to compare with: the html and md formats add a table of
   /// both means and their ratio per (annotation, metric, config). Null: no comparison.
   const Results* compare = nullptr;
+  /// The table format with ANSI colours, for a terminal: the header bold, an unstable row's
+  /// Stable cell and an incomplete result's note yellow. Other formats ignore it. `kscope show`
+  /// sets it by the command's colour rule (docs/cli.md, "Colour").
+  bool colour = false;
+  /// The html and md formats' options table with the absolute paths as they were
+  /// (output_prefix, resume, shard_balance, reexec_argv). False: each absolute path is shown as
+  /// ".../<its last part>", so a shared report does not tell where files were on the machine
+  /// that measured; relative paths are shown as they are.
+  bool full_paths = false;
 };
 
 /// One output format of Results::write (docs/outputs.md).

@@ -349,12 +349,18 @@ def _panel_title(row_key: str, col_key: str) -> str:
 
 
 def _ylabel(rows: pd.DataFrame, metric: str, options: PlotOptions) -> str:
+    """The user's label, else the metric with its unit, or ``relative to <baseline>`` when
+    normalised (a ratio has no unit), as the HTML report's plots (src/report/svg_plot.cpp);
+    then `` (avg: N runs)``."""
     text = options.ylabel
     if not text:
         text = metric
         baselines = [b for b in pd.unique(rows["Normalized"].astype(object)) if b is not False]
+        units = [u for u in rows.get("Unit", pd.Series(dtype=object)) if isinstance(u, str) and u]
         if baselines:
             text += f" relative to {baselines[0]}"
+        elif units:
+            text += f" ({units[0]})"
     runs = rows["NumRuns"].max() if len(rows) else 0
     return f"{text} (avg: {int(runs)} runs)"
 

@@ -187,24 +187,28 @@ void bind_results(nb::module_& m) {
       .def(
           "write",
           [](const Results& r, const std::string& format, const std::string& path,
-             const Results* compare) {
+             const Results* compare, bool full_paths) {
             WriteOptions o;
             o.compare = compare;
+            o.full_paths = full_paths;
             r.write(format, path, o);
           },
           nb::arg("format"), nb::arg("path"), nb::arg("compare") = nb::none(),
+          nb::arg("full_paths") = false,
           "Writes the result in one of output_formats() to `path`; `compare`: the baseline of "
-          "the compare table (html, md).")
+          "the compare table (html, md); `full_paths`: WriteOptions::full_paths.")
       .def(
           "render",
-          [](const Results& r, const std::string& format, const Results* compare) {
+          [](const Results& r, const std::string& format, const Results* compare,
+             bool full_paths) {
             WriteOptions o;
             o.compare = compare;
+            o.full_paths = full_paths;
             std::ostringstream out;
             r.write(format, out, o);
             return out.str();
           },
-          nb::arg("format"), nb::arg("compare") = nb::none(),
+          nb::arg("format"), nb::arg("compare") = nb::none(), nb::arg("full_paths") = false,
           "The result in one of output_formats(), as text.")
       .def("to_json", &Results::to_json, "The JSON document as text.")
       .def("to_html_table", &Results::to_html_table, nb::arg("max_rows") = 0,

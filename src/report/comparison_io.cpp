@@ -15,6 +15,7 @@
 #include "report/html_table.hpp"
 #include "report/json_codec.hpp"
 #include "report/svg_plot.hpp"
+#include "report/tint.hpp"
 
 namespace kscope {
 namespace {
@@ -142,10 +143,26 @@ const char* verdict_color(Verdict verdict) {
   return "#6e7781";
 }
 
-void Comparison::print(std::ostream& out) const {
+void Comparison::print(std::ostream& out, bool colour) const {
+  using report::Tint;
   out << "kscope compare: BASE " << base_name << " vs NEW " << new_name << "\n";
-  for (const auto& w : warnings) out << "warning: " << w << "\n";
-  report::print_aligned(display_cells(*this), out);
+  for (const auto& w : warnings) {
+    out << report::tinted("warning: " + w, colour ? Tint::kYellow : Tint::kNone) << "\n";
+  }
+  const report::Cells cells = display_cells(*this);
+  report::CellTint tint;
+  if (colour) {
+    tint = [&](std::size_t row, std::size_t column) {
+      if (column + 1 != cells.header.size()) return Tint::kNone;  // only the verdict
+      switch (rows[row].verdict) {
+        case Verdict::kFaster: return Tint::kGreen;
+        case Verdict::kSlower: return Tint::kRed;
+        case Verdict::kUnsure: return Tint::kYellow;
+        default: return Tint::kNone;
+      }
+    };
+  }
+  report::print_aligned(cells, out, tint);
   out << summary_line(*this) << "\n";
 }
 

@@ -70,7 +70,7 @@ void write_html(const WriteInput& in, std::ostream& out) {
   out << "<h2>Session</h2>\n";
   pairs(metadata_cells(r), out, "metadata");
   out << "<details><summary>Options</summary>\n";
-  pairs(options_cells(r), out, "options");
+  pairs(options_cells(r, in.full_paths), out, "options");
   out << "</details>\n";
   const bool sanitizer = is_sanitizer_session(r);
   out << (sanitizer ? "<h2>Findings</h2>\n" : "<h2>Results</h2>\n");

@@ -282,9 +282,9 @@ JournalContents read_journal(const std::string& path) {
     const std::string where = "'" + path + "' line " + std::to_string(line_no);
     Json j;
     try {
-      j = Json::parse(line);
-    } catch (const Json::exception& e) {
-      if (line_no == 1) throw FileFormatError(where + " is not JSON: " + e.what());
+      j = parse_json(line, path, line_no);
+    } catch (const FileFormatError&) {
+      if (line_no == 1) throw;
       // A last line cut short by a crash is expected; a bad line before it is reported.
       if (line_no != last) {
         skipped.push_back("line " + std::to_string(line_no) + " is not JSON (cut or corrupted)");

@@ -671,15 +671,14 @@ void check_config_index(const JsonField& row, std::size_t config, std::size_t co
   }
 }
 
-Json header_json(const Results::Data& d, const char* kind) {
-  return Json{{"schema_version", kSchemaVersion},
-              {"kind", kind},
-              {"name", d.name},
-              {"id", d.id},
-              {"options", to_json(d.options)},
-              {"metadata", to_json(d.metadata)},
-              {"parameters", d.parameters},
-              {"configs", configs_to_json(d.configs)}};
+Json header_json(const Results::Data& d, const char* kind, const Json& after_id) {
+  Json j{{"schema_version", kSchemaVersion}, {"kind", kind}, {"name", d.name}, {"id", d.id}};
+  for (const auto& [key, value] : after_id.items()) j[key] = value;
+  j["options"] = to_json(d.options);
+  j["metadata"] = to_json(d.metadata);
+  j["parameters"] = d.parameters;
+  j["configs"] = configs_to_json(d.configs);
+  return j;
 }
 
 void header_from_json(const JsonField& j, Results::Data* d) {

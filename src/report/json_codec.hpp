@@ -84,8 +84,10 @@ void options_from_json(const JsonField& j, Options* o);
 /// configs of the header).
 void check_config_index(const JsonField& row, std::size_t config, std::size_t count);
 
-/// The common header of results and journals: schema, name, id, options, metadata, configs.
-[[nodiscard]] Json header_json(const Results::Data& d, const char* kind);
+/// The common header of results and journals: schema_version, kind, name, id, the members of
+/// `after_id` (a result's "complete" and "journal"), options, metadata, parameters, configs.
+[[nodiscard]] Json header_json(const Results::Data& d, const char* kind,
+                               const Json& after_id = Json::object());
 void header_from_json(const JsonField& j, Results::Data* d);
 
 }  // namespace kscope::report

@@ -1,5 +1,6 @@
 #include "report/json_field.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kscope/errors.hpp"
@@ -25,7 +26,43 @@ std::string pointer_token(const std::string& key) {
   return out;
 }
 
+// "line L, column C" of the character at `index` of `text`; lines counted from `first_line`.
+std::string position(const std::string& text, std::size_t index, std::size_t first_line) {
+  index = std::min(index, text.size());
+  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.begin() + index, '\n'));
+  const std::size_t line_start = newlines == 0 ? 0 : text.rfind('\n', index - 1) + 1;
+  return "line " + std::to_string(first_line + newlines) + ", column " +
+         std::to_string(index - line_start + 1);
+}
+
+// nlohmann's message without its name and position: "[json.exception.parse_error.101] parse
+// error at line 1, column 8: syntax error while parsing object key - unexpected end of input;
+// expected string literal" is "unexpected end of input; expected string literal".
+std::string reason(std::string what) {
+  for (const char* prefix : {"] ", ": ", " - "}) {
+    if (const auto at = what.find(prefix); at != std::string::npos) {
+      if (std::string(prefix) != " - " || what.rfind("syntax error", 0) == 0) {
+        what = what.substr(at + std::string(prefix).size());
+      }
+    }
+  }
+  return what;
+}
+
 }  // namespace
+
+Json parse_json(const std::string& text, const std::string& file, std::size_t first_line) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // e.byte: 1 for the first character, the size + 1 at the end of the input.
+    throw FileFormatError("'" + file + "' is not valid JSON at " +
+                          position(text, e.byte == 0 ? 0 : e.byte - 1, first_line) + ": " +
+                          reason(e.what()));
+  } catch (const Json::exception& e) {  // a number too large for a double
+    throw FileFormatError("'" + file + "' is not valid JSON: " + reason(e.what()));
+  }
+}
 
 std::string describe(const Json& j) {
   if (j.is_object()) return "an object";

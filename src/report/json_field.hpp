@@ -16,7 +16,10 @@
 
 namespace kscope::report {
 
-using Json = nlohmann::json;
+// Objects keep the order their members were added in (or read in), so that kscope's files read
+// in the order docs/output-schema.md gives: what the session was first, its rows, the timeline
+// last (nlohmann::json would sort the keys alphabetically).
+using Json = nlohmann::ordered_json;
 
 class JsonField {
  public:
@@ -68,6 +71,12 @@ class JsonField {
 
 /// A short description of a JSON value for error messages: `-3`, `"abc"`, `an object`.
 [[nodiscard]] std::string describe(const Json& j);
+
+/// Parses `text`, the contents of the file `file` from its line `first_line` on. Text that is not
+/// JSON is a FileFormatError in kscope's words, not nlohmann's: "'<file>' is not valid JSON at
+/// line L, column C: <reason>", e.g. "unexpected end of input; expected string literal".
+[[nodiscard]] Json parse_json(const std::string& text, const std::string& file,
+                              std::size_t first_line = 1);
 
 template <class T>
 T JsonField::get() const {

@@ -54,7 +54,7 @@ void write_markdown(const WriteInput& in, std::ostream& out) {
   out << "## kscope: " << cell(r.name()) << " #" << r.id() << "\n\n";
   pairs(metadata_cells(r), out);
   out << "\n<details><summary>Options</summary>\n\n";
-  pairs(options_cells(r), out);
+  pairs(options_cells(r, in.full_paths), out);
   out << "\n</details>\n\n";
   const bool sanitizer = (r.metadata().tool.empty() ? r.options().tool : r.metadata().tool) == "sanitizer";
   if (sanitizer) {

@@ -85,9 +85,25 @@ std::vector<std::pair<std::string, std::string>> metadata_cells(const Results& r
 
 std::string gpu_label(const Metadata& m) { return m.gpu.empty() ? "unknown GPU" : m.gpu; }
 
-std::vector<std::pair<std::string, std::string>> options_cells(const Results& results) {
+std::string local_path(const std::string& path) {
+  if (path.empty() || path.front() != '/') return path;
+  const bool directory = path.back() == '/';
+  const std::string trimmed = directory ? path.substr(0, path.size() - 1) : path;
+  const std::string last = trimmed.substr(trimmed.rfind('/') + 1);
+  return last.empty() ? path : ".../" + last + (directory ? "/" : "");
+}
+
+std::vector<std::pair<std::string, std::string>> options_cells(const Results& results,
+                                                               bool full_paths) {
+  Options options = results.options();
+  if (!full_paths) {
+    for (std::string* path : {&options.output_prefix, &options.resume, &options.shard_balance}) {
+      *path = local_path(*path);
+    }
+    for (auto& arg : options.reexec_argv) arg = local_path(arg);
+  }
   std::vector<std::pair<std::string, std::string>> out;
-  const Json j = to_json(results.options());
+  const Json j = to_json(options);
   for (auto it = j.begin(); it != j.end(); ++it) {
     out.emplace_back(it.key(), it->is_string() ? it->get<std::string>() : to_text(*it));
   }

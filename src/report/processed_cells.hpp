@@ -29,7 +29,13 @@ struct Cells {
 /// The GPU's name, or "unknown GPU" when the result does not say.
 [[nodiscard]] std::string gpu_label(const Metadata& metadata);
 
-/// The session's options as (name, value) pairs, values as JSON text.
-[[nodiscard]] std::vector<std::pair<std::string, std::string>> options_cells(const Results& results);
+/// The session's options as (name, value) pairs, values as JSON text; with `full_paths` false
+/// the absolute paths among them as ".../<last part>" (WriteOptions::full_paths).
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> options_cells(const Results& results,
+                                                                            bool full_paths);
+
+/// `path` as the reports show it: an absolute path as ".../<its last part>" (a trailing "/"
+/// kept), anything else unchanged.
+[[nodiscard]] std::string local_path(const std::string& path);
 
 }  // namespace kscope::report

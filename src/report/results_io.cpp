@@ -35,14 +35,14 @@ std::vector<ProcessedRow> Results::rows(const std::string& metric) const {
 void Results::write(const std::string& format, std::ostream& out,
                     const WriteOptions& options) const {
   const report::Writer& writer = report::find_writer(format);
-  writer.write(report::WriteInput{*this, options.compare}, out);
+  writer.write(report::WriteInput{*this, options.compare, options.colour, options.full_paths}, out);
 }
 
 void Results::write(const std::string& format, const std::string& path,
                     const WriteOptions& options) const {
   const report::Writer& writer = report::find_writer(format);  // before the file is created
   auto out = open_for_writing(path);
-  writer.write(report::WriteInput{*this, options.compare}, out);
+  writer.write(report::WriteInput{*this, options.compare, options.colour, options.full_paths}, out);
   out.flush();
   if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
 }
@@ -83,9 +83,8 @@ std::vector<std::string> Results::write_csv(const std::string& prefix) const {
 }
 
 std::string Results::to_json() const {
-  report::Json j = report::header_json(d_, "kscope.results");
-  j["complete"] = d_.complete;
-  j["journal"] = d_.journal_path;
+  report::Json j = report::header_json(
+      d_, "kscope.results", report::Json{{"complete", d_.complete}, {"journal", d_.journal_path}});
   const std::vector<std::string> raw_info = raw_info_columns(d_.info_columns);
   const std::vector<std::string> processed_info = processed_info_columns(d_.info_columns);
   if (!d_.info_columns.empty()) j["info_columns"] = report::info_columns_to_json(d_.info_columns);
@@ -112,18 +111,14 @@ void Results::write_json(const std::string& path) const { write("json", path); }
 Results Results::load(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
-  std::string first;
-  std::getline(in, first);
-  // A journal starts with a one-line header whose kind says so.
-  if (first.find("\"kscope.journal\"") != std::string::npos) return report::load_journal(path);
   std::stringstream all;
-  all << first << "\n" << in.rdbuf();
-  report::Json j;
-  try {
-    j = report::Json::parse(all.str());
-  } catch (const report::Json::exception& e) {
-    throw FileFormatError("'" + path + "' is not valid JSON: " + e.what());
+  all << in.rdbuf();
+  const std::string text = all.str();
+  // A journal starts with a one-line header whose kind says so.
+  if (text.substr(0, text.find('\n')).find("\"kscope.journal\"") != std::string::npos) {
+    return report::load_journal(path);
   }
+  const report::Json j = report::parse_json(text, path);
   const report::JsonField root(j);
   if (!j.is_object() || j.value("kind", report::Json()) != "kscope.results") {
     throw FileFormatError("'" + path +

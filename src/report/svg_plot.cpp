@@ -101,7 +101,10 @@ std::string svg_plot(const Results& results, const std::string& metric) {
   auto y_of = [&](double v) { return kTop + ph * (1 - (v - lo) / (hi - lo)); };
 
   std::ostringstream s;
-  const std::string unit = !rows.empty() && rows.front().unit ? " (" + *rows.front().unit + ")" : "";
+  // As kscope.analyze.plot's PNG: the unit, or the baseline when normalised (a ratio has none).
+  const std::string unit = !rows.empty() && rows.front().unit && !rows.front().unit->empty() && !normalized
+                               ? " (" + *rows.front().unit + ")"
+                               : "";
   const Metadata& m = results.metadata();
   s << "<svg class=\"plot\" width=\"" << kWidth
     << "\" height=\"" << kHeight << "\" viewBox=\"0 0 " << kWidth << " " << kHeight

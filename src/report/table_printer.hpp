@@ -7,6 +7,7 @@
 
 namespace kscope::report {
 
-void print_table(const Results& results, std::ostream& out);
+/// `colour`: ANSI colours for a terminal (WriteOptions::colour).
+void print_table(const Results& results, std::ostream& out, bool colour = false);
 
 }  // namespace kscope::report

@@ -17,6 +17,8 @@ namespace kscope::report {
 struct WriteInput {
   const Results& results;            ///< the result to write
   const Results* compare = nullptr;  ///< a second result to compare with (WriteOptions::compare)
+  bool colour = false;               ///< ANSI colours (WriteOptions::colour)
+  bool full_paths = false;           ///< absolute paths in full (WriteOptions::full_paths)
 };
 
 struct Writer {

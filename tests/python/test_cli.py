@@ -1,6 +1,6 @@
-"""The one ``kscope`` command: ``python3 -m kscope`` (the wheel's console script runs the same
-``main``) reaches the Python ``plot`` and the engine's subcommands, documents its exit codes,
-and exits 2 on usage errors."""
+"""The one ``kscope`` command: the console script's launcher (``kscope_launcher.main``, also run
+by ``python3 -m kscope``) runs ``plot`` in Python and becomes the engine's executable for
+everything else, help, version and usage errors included."""
 
 from __future__ import annotations
 
@@ -10,70 +10,76 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import LAUNCHER, environment, needs_engine_tool
 from plot_helpers import PYTHON_DIR, run_cli
 
+import kscope_launcher
 from kscope import __main__ as cli
-from kscope import _engine_cli
 
 ROOT = os.path.dirname(PYTHON_DIR)
 ENGINE_COMMANDS = ("show", "query-metrics", "check-metrics", "import-ncu", "merge", "compare")
 
 
-def _engine_tool_built() -> bool:
-    try:
-        _engine_cli.executable()
-    except _engine_cli.EngineToolMissing:
-        return False
-    return True
+
+def _listed_subcommands(help_text: str) -> list[str]:
+    section = help_text.split("Subcommands:\n")[1].split("\n\n")[0]
+    return re.findall(r"^  ([a-z][a-z-]+)\s", section, flags=re.M)
 
 
-needs_engine_tool = pytest.mark.skipif(
-    not _engine_tool_built(), reason="the kscope executable is not built (target kscope_cli)"
-)
-
-
-def test_help_lists_every_subcommand_and_the_exit_codes():
+@needs_engine_tool
+def test_help_lists_every_subcommand_plot_included_and_every_exit_status():
     done = run_cli("--help")
     assert done.returncode == 0
-    for command in (*ENGINE_COMMANDS, "plot"):
-        assert re.search(rf"^\s+{command}\s", done.stdout, flags=re.M), done.stdout
-    assert "exit status:" in done.stdout
-    assert re.search(r"^\s+2\s+usage error", done.stdout, flags=re.M)
-    assert done.stdout.startswith("usage: kscope ")
+    assert done.stdout.startswith("kscope ")
+    assert "\nUsage: kscope [OPTIONS] SUBCOMMAND\n" in done.stdout
+    assert _listed_subcommands(done.stdout) == [*ENGINE_COMMANDS, "plot"]
+    statuses = re.findall(r"^  (\S+)\s", done.stdout.split("Exit status:\n")[1], flags=re.M)
+    assert statuses == ["0", "1", "2", "3", "128+N"]
 
 
-def test_no_command_prints_the_help_and_exits_2():
+@needs_engine_tool
+def test_no_command_prints_the_help_on_stderr_and_exits_2():
     done = run_cli()
     assert done.returncode == 2
-    assert "commands:" in done.stderr
+    assert done.stdout == ""
+    assert "Subcommands:" in done.stderr and "Exit status:" in done.stderr
 
 
-def test_an_unknown_command_is_a_usage_error():
+@needs_engine_tool
+def test_an_unknown_command_is_a_usage_error_naming_them_all():
     done = run_cli("frobnicate")
     assert done.returncode == 2
-    assert "invalid choice: 'frobnicate'" in done.stderr
+    assert done.stderr == (
+        "kscope: error: unknown subcommand 'frobnicate' (expected one of: show, query-metrics, "
+        "check-metrics, import-ncu, merge, compare, plot)\nRun 'kscope --help' for usage.\n"
+    )
 
 
+@needs_engine_tool
 def test_version():
     done = run_cli("--version")
     assert done.returncode == 0
     assert re.fullmatch(r"kscope \d+\.\d+\.\d+\n", done.stdout)
 
 
-def test_the_console_script_runs_the_same_main():
+def test_the_console_script_is_the_launcher_and_the_wheel_ships_it():
     tomllib = pytest.importorskip("tomllib")
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
-        project = tomllib.load(f)["project"]
-    assert project["name"] == "kernelscope"
-    assert project["scripts"] == {"kscope": "kscope.__main__:main"}
-    assert callable(cli.main)
+        toml = tomllib.load(f)
+    assert toml["project"]["name"] == "kernelscope"
+    assert toml["project"]["scripts"] == {"kscope": "kscope_launcher:main"}
+    assert toml["tool"]["scikit-build"]["wheel"]["packages"] == [
+        "python/kscope", "python/kscope_launcher"]  # fmt: skip
+    assert cli.main is kscope_launcher.main
 
 
 @needs_engine_tool
-def test_the_engine_subcommands_are_the_engine_tools():
-    done = subprocess.run([_engine_cli.executable(), "--help"], capture_output=True, text=True)
-    listed = re.findall(r"^  ([a-z][a-z-]+)\s", done.stdout.split("Subcommands:")[1], flags=re.M)
-    assert sorted(listed) == sorted(_engine_cli.COMMANDS) == sorted(ENGINE_COMMANDS)
+def test_the_engines_executable_lists_plot_and_says_where_it_is():
+    done = subprocess.run([kscope_launcher.executable(), "plot", "x.json"], capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.startswith("kscope: error: plot is part of the Python package's kscope "
+                                  "command (pip install 'kernelscope[plot]')")  # fmt: skip
 
 
 @needs_engine_tool
@@ -88,8 +94,8 @@ def test_query_metrics_reaches_the_engine_tool():
 def test_engine_errors_keep_the_engine_tools_status_and_message(tmp_path):
     args = ["show", str(tmp_path / "missing.json")]
     done = run_cli(*args)
-    direct = subprocess.run([_engine_cli.executable(), *args], capture_output=True, text=True)
-    assert done.returncode == direct.returncode != 0
+    direct = subprocess.run([kscope_launcher.executable(), *args], capture_output=True, text=True)
+    assert done.returncode == direct.returncode == 2
     assert done.stderr == direct.stderr and "missing.json" in done.stderr
 
 
@@ -101,16 +107,42 @@ def test_a_missing_engine_tool_is_one_clear_error(tmp_path, monkeypatch, capsys)
     assert "$KSCOPE_CLI" in err and "nope" in err
 
 
-def test_the_engine_tools_signal_becomes_128_plus_n(tmp_path, monkeypatch):
+def test_an_engine_tool_that_cannot_run_is_one_clear_error(tmp_path, monkeypatch, capsys):
+    broken = tmp_path / "kscope"
+    broken.write_bytes(b"\x7fELF truncated")
+    broken.chmod(0o755)
+    monkeypatch.setenv("KSCOPE_CLI", str(broken))
+    assert cli.main(["show", "x.json"]) == 1
+    assert capsys.readouterr().err == (
+        f"kscope: error: cannot run the engine's command-line tool {broken}: Exec format error\n")
+
+
+def test_kscope_cli_names_the_executable_and_gets_the_arguments(tmp_path, monkeypatch):
+    script = tmp_path / "kscope"
+    script.write_text('#!/bin/sh\necho "$*"\nexit 7\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("KSCOPE_CLI", str(script))
+    done = run_cli("show", "x.json", "--format", "md")
+    assert done.returncode == 7
+    assert done.stdout == "show x.json --format md\n"
+
+
+def test_the_engine_tools_signal_is_the_commands(tmp_path, monkeypatch):
+    # The launcher becomes the executable (exec): a signal that ends it ends the command, which
+    # a shell reports as 128 + N.
     script = tmp_path / "kscope"
     script.write_text("#!/bin/sh\nkill -TERM $$\n")
     script.chmod(0o755)
     monkeypatch.setenv("KSCOPE_CLI", str(script))
-    assert cli.main(["show", "x.json"]) == 128 + 15
+    env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+    done = subprocess.run(["sh", "-c", f'"{sys.executable}" -m kscope show x.json; echo $?'],
+                          capture_output=True, text=True, env=env)  # fmt: skip
+    assert done.stdout == f"{128 + 15}\n"
 
 
-def test_python_m_kscope_and_main_agree():
-    done = subprocess.run([sys.executable, "-m", "kscope", "--help"], capture_output=True,
-                          text=True, env=dict(os.environ, PYTHONPATH=PYTHON_DIR))  # fmt: skip
-    assert done.returncode == 0
-    assert done.stdout == run_cli("--help").stdout
+@needs_engine_tool
+def test_python_m_kscope_and_the_launcher_agree():
+    launcher = subprocess.run([sys.executable, "-c", LAUNCHER, "--help"], capture_output=True,
+                              text=True, env=environment())  # fmt: skip
+    assert launcher.returncode == 0
+    assert launcher.stdout == run_cli("--help").stdout

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from kscope_launcher import cuda_libs
+
 from kscope import _cuda_libs
 
 
@@ -25,19 +27,20 @@ def fake_site(tmp_path, monkeypatch):
 
 
 def test_the_wheels_directory_is_found(fake_site):
-    assert _cuda_libs.cupti_wheel_dir() == str(fake_site)
+    assert cuda_libs.cupti_wheel_dir() == str(fake_site)
 
 
 def test_the_executable_gets_it_first_on_the_library_path(fake_site):
-    env = _cuda_libs.child_environment({"LD_LIBRARY_PATH": "/opt/x", "HOME": "/h"})
+    env = cuda_libs.child_environment({"LD_LIBRARY_PATH": "/opt/x", "HOME": "/h"})
     assert env == {"LD_LIBRARY_PATH": f"{fake_site}:/opt/x", "HOME": "/h"}
-    assert _cuda_libs.child_environment({})["LD_LIBRARY_PATH"] == str(fake_site)
+    assert cuda_libs.child_environment({})["LD_LIBRARY_PATH"] == str(fake_site)
 
 
 def test_without_the_wheel_nothing_changes(tmp_path, monkeypatch):
+    monkeypatch.setattr(cuda_libs, "cupti_wheel_dir", lambda: None)
     monkeypatch.setattr(_cuda_libs, "cupti_wheel_dir", lambda: None)
     env = {"LD_LIBRARY_PATH": "/opt/x"}
-    assert _cuda_libs.child_environment(env) == env
+    assert cuda_libs.child_environment(env) == env
     _cuda_libs.preload()  # loads nothing, raises nothing
 
 
@@ -46,5 +49,5 @@ def test_a_namespace_without_cu13_is_not_the_wheel(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "nvidia", raising=False)
     importlib.invalidate_caches()
-    found = _cuda_libs.cupti_wheel_dir()
+    found = cuda_libs.cupti_wheel_dir()
     assert found is None or not found.startswith(str(tmp_path))

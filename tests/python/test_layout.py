@@ -67,9 +67,9 @@ def test_the_package_is_nsight_pythons_layout_plus_kscopes_additions():
     nsight = {f"kscope.{m}" for m in NSIGHT_LAYOUT}
     kscope_own = {"kscope.sanitize", "kscope.comparison", "kscope.pytest_plugin",
                   "kscope.collection.reexec", "kscope.__main__",
-                  "kscope._native", "kscope._cuda_libs", "kscope._engine_cli", "kscope._kscope",
-                  "kscope._cupti_handoff", "kscope.cuda_graphs", "kscope.timing",
-                  "kscope.testing"}
+                   "kscope._native", "kscope._cuda_libs", "kscope._plot_command", "kscope._kscope",
+                   "kscope._cupti_handoff", "kscope.cuda_graphs", "kscope.timing",
+                   "kscope.testing"}
     assert names == nsight | kscope_own
 
 

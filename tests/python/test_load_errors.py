@@ -83,7 +83,8 @@ def test_malformed_result_is_one_file_format_error(tmp_path, where, value, text)
     [
         ("[1]", "is not a kscope result file (expected a JSON object whose kind is "
          '"kscope.results", found an array of 1 element)'),
-        ('{"kind": ', "is not valid JSON: "),
+        ('{"kind": ', "is not valid JSON at line 1, column 10: unexpected end of input; "
+         "expected '[', '{', or a literal"),
         ('{"kind": "kscope.journal"}\n', "line 1 at /: the member \"schema_version\" is missing"),
     ],
 )  # fmt: skip

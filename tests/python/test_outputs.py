@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import needs_engine_tool, run_kscope
 
 import kscope
 from kscope._native import native
@@ -213,3 +214,33 @@ def test_trace_of_a_live_session_drawn_in_the_browser(cpu_session, tmp_path):
     browser.screenshot(str(view), png, 1500, 190)
     assert os.path.getsize(png) > 10_000
     _update(png, "trace_cpu_session.png")
+
+
+def _with_absolute_paths(tmp_path) -> str:
+    """The sweep golden as measured with files under /home/alice."""
+    doc = json.load(open(SWEEP))
+    doc["options"]["output_prefix"] = "/home/alice/runs/kscope_a1b2/"
+    doc["options"]["resume"] = "/home/alice/runs/kscope_a1b2/journal-vadd-0.jsonl"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_reports_show_absolute_paths_only_when_asked(tmp_path):
+    results = kscope.load(_with_absolute_paths(tmp_path))
+    for fmt in ("md", "html"):
+        shared = results.render(fmt)
+        assert "/home/alice" not in shared and ".../journal-vadd-0.jsonl" in shared
+        assert "/home/alice/runs/kscope_a1b2/" in results.render(fmt, full_paths=True)
+    results.write("md", tmp_path / "r.md", full_paths=True)
+    assert "/home/alice/runs/kscope_a1b2/" in (tmp_path / "r.md").read_text()
+
+
+@needs_engine_tool
+def test_kscope_show_full_paths(tmp_path):
+    args = ("show", _with_absolute_paths(tmp_path), "-f", "md")
+    plain = run_kscope(*args)
+    full = run_kscope(*args, "--full-paths")
+    assert "| output_prefix | .../kscope_a1b2/ |" in plain.stdout
+    assert "/home/alice" not in plain.stdout
+    assert "| output_prefix | /home/alice/runs/kscope_a1b2/ |" in full.stdout

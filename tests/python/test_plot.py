@@ -52,7 +52,7 @@ def test_line_plot_axes_lines_labels_title(sweep):
     assert tick_labels(ax)[:3] == ["n=4096, dtype=float32", "n=4096, dtype=float16",
                                    "n=16384, dtype=float32"]  # fmt: skip
     assert len(tick_labels(ax)) == 14
-    assert ax.get_ylabel() == f"{TIME} (avg: 3 runs)"
+    assert ax.get_ylabel() == f"{TIME} (ns) (avg: 3 runs)"
     assert suptitle(fig) == "vadd_sweep\nNVIDIA H200, gpu-node-1"
     assert tuple(fig.get_size_inches()) == (8.0, 6.0)
 
@@ -134,6 +134,19 @@ def test_user_ylabel_replaces_relative_to_but_keeps_runs():
     assert ax.get_ylabel() == "speed-up (avg: 5 runs)"
 
 
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [("vadd_sweep.json", f"{TIME} (ns) (avg: 3 runs)"),
+     ("vadd_sweep.json", f"{DRAM} (byte) (avg: 3 runs)"),
+     ("triton_normalized.json", f"{TIME} relative to torch (avg: 5 runs)")],
+)  # fmt: skip
+def test_the_png_and_the_html_reports_plot_have_the_same_y_label(name, label):
+    results = golden(name)
+    metric = label.split(" ")[0]
+    assert draw(results, metric).axes[0].get_ylabel() == label
+    assert f'rotate(-90)" text-anchor="middle">{label}</text>' in results.render("html")
+
+
 def test_runs_suffix_is_the_largest_run_count():
     # vadd lost one run of one config: NumRuns 2 there, 3 elsewhere
     df = golden("vadd_sweep.json").to_dataframe()
@@ -165,7 +178,7 @@ def test_col_panels(sweep):
     left, right = fig.axes
     assert (left.get_title(), right.get_title()) == ("dtype=float32", "dtype=float16")
     assert tick_labels(left) == [f"n={n}" for n in SIZES]
-    assert left.get_ylabel() == f"{TIME} (avg: 3 runs)" and right.get_ylabel() == ""
+    assert left.get_ylabel() == f"{TIME} (ns) (avg: 3 runs)" and right.get_ylabel() == ""
     assert left.get_ylim() == right.get_ylim()
     assert tuple(fig.get_size_inches()) == (12.0, 6.0)
 
@@ -176,7 +189,7 @@ def test_row_panels_hide_upper_tick_labels(sweep):
     assert top.get_title() == "dtype=float32"
     assert not top.xaxis.get_major_ticks()[0].label1.get_visible()
     assert bottom.xaxis.get_major_ticks()[0].label1.get_visible()
-    assert top.get_ylabel() == bottom.get_ylabel() == f"{TIME} (avg: 3 runs)"
+    assert top.get_ylabel() == bottom.get_ylabel() == f"{TIME} (ns) (avg: 3 runs)"
     assert tuple(fig.get_size_inches()) == (8.0, 10.0)
 
 
@@ -397,7 +410,7 @@ def test_journal_of_an_unfinished_session():
     results = golden("python/journal_unfinished.jsonl")
     ax = results.plot(None).axes[0]
     assert tick_labels(ax) == ["n=1024"]
-    assert ax.get_ylabel() == f"{TIME} (avg: 2 runs)"
+    assert ax.get_ylabel() == f"{TIME} (ns) (avg: 2 runs)"
 
 
 def test_nan_values_leave_gaps_not_errors():

@@ -39,17 +39,72 @@ def test_cli_default_output_next_to_the_input(tmp_path):
     assert (tmp_path / "t.png").read_bytes()[:8] == PNG_MAGIC
 
 
+def test_several_metrics_plot_the_first_and_name_the_others(tmp_path, monkeypatch, capsys):
+    seen = {}
+    monkeypatch.setattr(kscope.ProfileResults, "plot",
+                        lambda self, filename, metric=None, **o: seen.update(metric=metric))  # fmt: skip
+    assert cli.main(["plot", golden_path("vadd_sweep.json"), "-o", str(tmp_path / "x.png")]) == 0
+    assert seen["metric"] == TIME
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "kscope: the result has 2 metrics (gpu__time_duration.sum, dram__bytes.sum): plotting "
+        "the first, gpu__time_duration.sum; --metric picks another")
+
+
+def test_a_processed_csv_with_several_metrics_plots_the_first_too(tmp_path, capsys):
+    _, processed = golden("vadd_sweep.json").engine_results.write_csv(str(tmp_path / "v_"))
+    assert cli.main(["plot", processed, "-o", str(tmp_path / "v.png")]) == 0
+    assert "plotting the first, gpu__time_duration.sum" in capsys.readouterr().out
+    assert (tmp_path / "v.png").read_bytes()[:8] == PNG_MAGIC
+
+
 def test_cli_errors_exit_1_with_the_message(tmp_path):
-    done = run_cli("plot", golden_path("vadd_sweep.json"), "-o", str(tmp_path / "x.png"))
+    done = run_cli("plot", golden_path("vadd_sweep.json"), "-o", str(tmp_path / "x.png"),
+                   "--metric", "bandwidth")  # fmt: skip
     assert done.returncode == 1
-    assert done.stderr.startswith("kscope: error: Cannot visualize multiple metrics (2 > 1)")
+    assert done.stderr == (
+        "kscope: error: Metric 'bandwidth' not found in the profile results. Please check the "
+        "metric name and try again. The metrics found are: ['gpu__time_duration.sum', "
+        "'dram__bytes.sum'].\n")
     assert not (tmp_path / "x.png").exists()
 
 
-def test_cli_usage_errors_exit_2():
-    assert run_cli().returncode == 2
-    done = run_cli("plot", "x.json", "--show-aggregate", "max")
-    assert done.returncode == 2 and "invalid choice: 'max'" in done.stderr
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--show-aggregate", "max"],
+         "argument --show-aggregate: invalid choice: 'max' (choose from 'avg', 'geomean')"),
+        (["--width", "0"], "argument --width: expected a positive number of inches, got '0'"),
+        (["--height", "tall"], "argument --height: expected a positive number of inches, got 'tall'"),
+        (["--variant-annotations", "vadd"],
+         "variant_annotations needs variant_fields: the parameters whose values split those "
+         "annotations into one line each"),
+        (["--frob"], "unrecognized arguments: --frob"),
+    ],
+)  # fmt: skip
+def test_cli_usage_errors_exit_2_naming_the_value(args, message, tmp_path):
+    done = run_cli("plot", golden_path("vadd_sweep.json"), "-o", str(tmp_path / "x.png"), *args)
+    assert done.returncode == 2
+    assert done.stderr == f"kscope: error: {message}\nRun 'kscope plot --help' for usage.\n"
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("path", "what"), [("/nonexistent.json", "File does not exist"),
+                       ("/", "File is actually a directory")])  # fmt: skip
+def test_a_path_that_is_not_a_file_is_a_usage_error(path, what):
+    done = run_cli("plot", path)
+    assert done.returncode == 2
+    assert done.stderr == (f"kscope: error: argument input: {what}: {path}\n"
+                           "Run 'kscope plot --help' for usage.\n")  # fmt: skip
+
+
+def test_help_exits_0_in_the_engines_layout():
+    done = run_cli("plot", "--help")
+    assert done.returncode == 0
+    assert "\nUsage: kscope plot [OPTIONS] input\n" in done.stdout
+    assert "\nPositionals:\n  input TEXT:FILE REQUIRED    " in done.stdout
+    assert "\nOptions:\n  -h,--help                   Print this help message and exit\n" in done.stdout
+    assert "\n  -o,--output TEXT            image to write" in done.stdout
 
 
 def test_help_documents_every_option():
@@ -122,5 +177,5 @@ def test_cli_on_journals_and_python_results(tmp_path, name):
 
 
 def test_cli_missing_file(capsys):
-    assert cli.main(["plot", "/nonexistent/x.json"]) == 1
-    assert "kscope: error: " in capsys.readouterr().err
+    assert cli.main(["plot", "/nonexistent/x.json"]) == 2
+    assert capsys.readouterr().err.startswith("kscope: error: argument input: File does not exist")

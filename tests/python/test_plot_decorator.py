@@ -41,7 +41,7 @@ def test_stack_returns_results_and_writes_the_plot(fake_engine, tmp_path):
     ax = fig.axes[0]
     assert legend_labels(ax) == ["fake"]
     assert list(series_lines(ax)[0].get_ydata()) == [101.0, 201.0, 301.0]
-    assert ax.get_ylabel() == f"{TIME} (avg: 3 runs)"
+    assert ax.get_ylabel() == f"{TIME} (ns) (avg: 3 runs)"
     assert suptitle(fig) == "f\nFake GPU, fakehost"
     assert set(error_bars(ax)) == {"fake"}
 
@@ -91,7 +91,7 @@ def test_metric_selection_after_the_sweep(fake_engine, tmp_path):
     figures = []
     chosen = kscope.analyze.plot(str(tmp_path / "h.png"), "tflops", plot_callback=figures.append)
     chosen(kernel(h))()
-    assert figures[0].axes[0].get_ylabel() == "tflops (avg: 1 runs)"
+    assert figures[0].axes[0].get_ylabel() == "tflops (TFLOPS) (avg: 1 runs)"
 
 
 def test_fields_are_checked_when_decorating(fake_engine):
@@ -172,7 +172,7 @@ def test_gpu_sweep_plots(tmp_path):
         assert [len(line.get_xdata()) for line in series_lines(ax)] == [len(sizes)] * 2
         assert all((line.get_ydata() > 0).all() for line in series_lines(ax))
         assert set(error_bars(ax)) == {"add", "neg"}
-    assert fig.axes[0].get_ylabel() == f"{TIME} (avg: 10 runs)"
+    assert fig.axes[0].get_ylabel() == f"{TIME} (ns) (avg: 10 runs)"
     assert torch.cuda.get_device_name() in suptitle(fig)
 
     bar = results.plot(os.path.join(out, "plot_bar.png"), plot_type="bar", annotate_points=True,

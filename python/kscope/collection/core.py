@@ -636,12 +636,16 @@ class ProfileResults:
         format: str,
         path: str | os.PathLike[str],
         compare: ProfileResults | None = None,
+        *,
+        full_paths: bool = False,
     ) -> None:
         """Writes the result to ``path`` in one of :func:`output_formats` (docs/outputs.md):
         ``"trace"`` (a Perfetto / Chrome trace of the session), ``"html"`` (a self-contained
         report with one plot per metric), ``"md"`` (markdown), ``"json"`` (as :meth:`to_json`),
         ``"csv"``, ``"raw-csv"``, ``"findings-csv"`` or ``"table"``. ``compare``: a second
-        result, the baseline of the compare table of ``"html"`` and ``"md"``.
+        result, the baseline of the compare table of ``"html"`` and ``"md"``. ``full_paths``:
+        the options table of ``"html"`` and ``"md"`` with absolute paths in full instead of
+        ``.../<last part>``.
 
         Raises:
             InvalidArgumentError: ``format`` is not a registered format (the message lists
@@ -652,15 +656,17 @@ class ProfileResults:
             self.to_json(path)  # with the configs' Python values
             return
         other = compare._results if compare is not None else None
-        self._results.write(format, os.fspath(path), other)
+        self._results.write(format, os.fspath(path), other, full_paths)
 
-    def render(self, format: str, compare: ProfileResults | None = None) -> str:
+    def render(
+        self, format: str, compare: ProfileResults | None = None, *, full_paths: bool = False
+    ) -> str:
         """The text :meth:`write` would write in ``format`` (e.g. ``"md"`` for an issue)."""
         if format == "json":
             doc = with_config_values(self._results.to_json(), self._configs)
             return json.dumps(doc, indent=1, allow_nan=False) + "\n"
         other = compare._results if compare is not None else None
-        return str(self._results.render(format, other))
+        return str(self._results.render(format, other, full_paths))
 
     def plot(
         self,

@@ -26,14 +26,16 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
-/// Runs `kscope <args>` (args as a shell would split them).
-inline CliResult kscope_cli(const std::string& args) {
+/// Runs `kscope <args>` (args as a shell would split them) with the environment variables
+/// `variables` ("NAME=value ..."), and without NO_COLOR and FORCE_COLOR unless they are among them.
+inline CliResult kscope_cli(const std::string& args, const std::string& variables = "") {
   // One directory per test case and call: CTest runs the cases in parallel processes.
   static int counter = 0;
   const std::string dir = scratch_dir(
       std::string("cli_") + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
       "_" + std::to_string(counter++));
-  const std::string cmd = std::string(KSCOPE_BINARY_DIR) + "/cli/kscope " + args + " > " + dir +
+  const std::string cmd = "env -u NO_COLOR -u FORCE_COLOR " + variables + " " +
+                          std::string(KSCOPE_BINARY_DIR) + "/cli/kscope " + args + " > " + dir +
                           "out.txt 2> " + dir + "err.txt";
   const int raw = std::system(cmd.c_str());
   CliResult r;

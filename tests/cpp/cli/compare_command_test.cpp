@@ -73,6 +73,25 @@ TEST(CompareCommand, ThresholdExitsThreeOnASlowerRow) {
   EXPECT_EQ(kscope_cli("compare " + f.base + " " + f.base + " --threshold 5%").status, 0);
 }
 
+// Colour by the command's rule (docs/cli.md): off in a pipe, on with FORCE_COLOR, off with
+// NO_COLOR whatever FORCE_COLOR says. The pipe case is every other test here.
+TEST(CompareCommand, VerdictsAreColouredWhenColourIsOn) {
+  const Files f;
+  const std::string args = "compare " + f.base + " " + f.slower;
+  const auto plain = kscope_cli(args);
+  EXPECT_FALSE(has(plain.out, "\x1b[")) << plain.out;
+  const auto coloured = kscope_cli(args, "FORCE_COLOR=1");
+  EXPECT_EQ(coloured.status, 0) << coloured.err;
+  EXPECT_TRUE(has(coloured.out, "\x1b[31mSLOWER\x1b[0m")) << coloured.out;
+  EXPECT_TRUE(has(coloured.out, "\x1b[1mAnnotation  Config")) << coloured.out;
+  EXPECT_FALSE(has(coloured.out, "\x1b[31mSAME")) << coloured.out;
+  EXPECT_TRUE(has(coloured.out, "2 SLOWER, 2 SAME")) << coloured.out;
+  const auto error = kscope_cli(args + " --threshold x", "FORCE_COLOR=1");
+  EXPECT_EQ(error.err.rfind("kscope: \x1b[31merror:\x1b[0m Invalid threshold 'x'", 0), 0u) << error.err;
+  EXPECT_EQ(kscope_cli(args, "NO_COLOR=1 FORCE_COLOR=1").out, plain.out);
+  EXPECT_EQ(kscope_cli(args, "FORCE_COLOR=0").out, plain.out);
+}
+
 TEST(CompareCommand, MarkdownCsvAndJson) {
   const Files f;
   const auto r = kscope_cli("compare " + f.base + " " + f.slower + " --md --csv " + f.dir +
@@ -91,20 +110,31 @@ TEST(CompareCommand, MarkdownCsvAndJson) {
   EXPECT_TRUE(has(json, "\"Verdict\": \"SLOWER\"")) << json;
 }
 
-TEST(CompareCommand, ABadThresholdIsNamed) {
+// Values the engine rejects are usage errors naming the value and what is accepted.
+TEST(CompareCommand, ABadValueIsAUsageErrorNamingIt) {
   const Files f;
-  const auto r = kscope_cli("compare " + f.base + " " + f.slower + " --threshold fast");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err,
-            "kscope: Invalid threshold 'fast'. Expected a percentage such as 5% or a fraction "
-            "such as 0.05.\n");
+  const std::string files = "compare " + f.base + " " + f.slower;
+  const auto threshold = kscope_cli(files + " --threshold fast");
+  EXPECT_EQ(threshold.status, 2);
+  EXPECT_EQ(threshold.err,
+            "kscope: error: Invalid threshold 'fast'. Expected a percentage such as 5% or a "
+            "fraction such as 0.05.\nRun 'kscope compare --help' for usage.\n");
+  const auto alpha = kscope_cli(files + " --alpha 1.5");
+  EXPECT_EQ(alpha.status, 2);
+  EXPECT_EQ(alpha.err,
+            "kscope: error: Invalid alpha 1.5. Expected a significance level between 0 and 1, "
+            "e.g. 0.05.\nRun 'kscope compare --help' for usage.\n");
+  const auto both = kscope_cli(files + " --higher-is-better t --lower-is-better t");
+  EXPECT_EQ(both.status, 2);
+  EXPECT_TRUE(has(both.err, "Metric 't' is declared both higher-is-better and lower-is-better"))
+      << both.err;
 }
 
 TEST(CompareCommand, AnUnwritableOutputIsNamed) {
   const Files f;
   const auto r = kscope_cli("compare " + f.base + " " + f.slower + " --csv /nonexistent/dir/c.csv");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "kscope: cannot write the comparison to '/nonexistent/dir/c.csv'\n");
+  EXPECT_EQ(r.err, "kscope: error: cannot write the comparison to '/nonexistent/dir/c.csv'\n");
 }
 
 TEST(CompareCommand, UsageErrorsExitTwo) {

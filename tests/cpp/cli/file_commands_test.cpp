@@ -1,6 +1,6 @@
 // `kscope show` and `kscope import-ncu` on malformed files, and the exit codes of usage errors:
-// the built binary is run as a user would. Every malformed file is one "kscope: ..." line naming
-// it, exit status 1, never an abort; usage errors exit 2.
+// the built binary is run as a user would. Every malformed file is one "kscope: error: ..." line
+// naming it, exit status 1, never an abort; usage errors exit 2.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -33,7 +33,7 @@ TEST_P(ShowMalformed, IsOneErrorLineAndExitStatusOne) {
   const std::string path = file_with(c.name, c.text);
   const auto r = kscope_cli("show " + path);
   EXPECT_EQ(r.status, 1) << r.err;  // was 134 (abort) for the JSON type errors
-  EXPECT_EQ(r.err.rfind("kscope: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("kscope: error: ", 0), 0u) << r.err;
   EXPECT_TRUE(has(r.err, "'" + path + "'")) << r.err;
   EXPECT_TRUE(has(r.err, c.expected)) << r.err;
   EXPECT_FALSE(has(r.err, "terminate called")) << r.err;
@@ -44,7 +44,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ShowCase{"root_array.json", "[1]", "is not a kscope result file (expected a JSON object"},
         ShowCase{"kind_number.json", "{\"kind\": 5}", "whose kind is \"kscope.results\", found 5"},
-        ShowCase{"not_json.json", "{\"kind\"", "is not valid JSON"},
+        ShowCase{"not_json.json", "{\"kind\"",
+                 "is not valid JSON at line 1, column 8: unexpected end of input; expected ':'\n"},
         ShowCase{"no_configs.json",
                  "{\"kind\": \"kscope.results\", \"schema_version\": \"1.0\", \"name\": \"x\"}",
                  "at /: the member \"configs\" is missing"},
@@ -62,7 +63,7 @@ TEST_P(ImportNcuMalformed, IsOneErrorLineAndExitStatusOne) {
   const std::string path = file_with(c.name, c.text);
   const auto r = kscope_cli("import-ncu " + path);
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_EQ(r.err.rfind("kscope: '" + path + "'", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("kscope: error: '" + path + "'", 0), 0u) << r.err;
   EXPECT_TRUE(has(r.err, c.expected)) << r.err;
 }
 
@@ -129,19 +130,47 @@ TEST(CliExitCodes, UnknownSubcommandIsNamed) {
   const auto r = kscope_cli("frobnicate");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,
-            "kscope: unknown subcommand 'frobnicate' (expected one of: show, query-metrics, "
-            "check-metrics, import-ncu, merge, compare). Run 'kscope --help' for usage.\n");
+            "kscope: error: unknown subcommand 'frobnicate' (expected one of: show, query-metrics, "
+            "check-metrics, import-ncu, merge, compare, plot)\nRun 'kscope --help' for usage.\n");
 }
 
+// Every usage error exits 2 (CLI11's own codes would be 105, 106, 109) with the error line and
+// where the usage is.
 TEST(CliExitCodes, UsageErrorsExitTwo) {
-  EXPECT_EQ(kscope_cli("").status, 2);                  // no subcommand (CLI11: 106)
-  EXPECT_EQ(kscope_cli("show").status, 2);              // missing argument
-  EXPECT_EQ(kscope_cli("show /nonexistent.json").status, 2);  // not a file (CLI11: 105)
-  EXPECT_EQ(kscope_cli("show --frob x").status, 2);     // unknown option (CLI11: 109)
+  const auto none = kscope_cli("");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_TRUE(has(none.err, "Subcommands:")) << none.err;  // the help, on stderr
+  const auto missing = kscope_cli("show");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.err, "kscope: error: path is required\nRun 'kscope show --help' for usage.\n");
+  const auto not_a_file = kscope_cli("show /nonexistent.json");
+  EXPECT_EQ(not_a_file.status, 2);
+  EXPECT_EQ(not_a_file.err,
+            "kscope: error: path: File does not exist: /nonexistent.json\n"
+            "Run 'kscope show --help' for usage.\n");
+  EXPECT_EQ(kscope_cli("show --frob x").status, 2);  // unknown option
+}
+
+TEST(CliExitCodes, HelpAndVersionExitZero) {
   const auto help = kscope_cli("--help");
   EXPECT_EQ(help.status, 0);
-  EXPECT_TRUE(has(help.out, "Exit status: 0 success, 1 error")) << help.out;
+  EXPECT_TRUE(has(help.out, "Usage: kscope [OPTIONS] SUBCOMMAND")) << help.out;
+  EXPECT_TRUE(has(help.out, "\n  plot ")) << help.out;
+  EXPECT_TRUE(has(help.out, "\nExit status:\n  0      success")) << help.out;
+  EXPECT_TRUE(has(help.out, "\n  3      compare --threshold")) << help.out;
+  EXPECT_TRUE(has(help.out, "\n  128+N  ended by signal N")) << help.out;
+  const auto sub = kscope_cli("show --help");
+  EXPECT_EQ(sub.status, 0);
+  EXPECT_FALSE(has(sub.out, "Exit status:")) << sub.out;  // the top level's alone
   EXPECT_EQ(kscope_cli("--version").status, 0);
+}
+
+TEST(CliPlot, TheEnginesExecutableSaysWherePlotIs) {
+  const auto r = kscope_cli("plot x.json --metric m");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err,
+            "kscope: error: plot is part of the Python package's kscope command (pip install "
+            "'kernelscope[plot]'); this is the engine's executable alone, which cannot draw\n");
 }
 
 }  // namespace

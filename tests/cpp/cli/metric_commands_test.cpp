@@ -41,11 +41,18 @@ TEST_F(MetricCatalogCommandsTest, QueryMetricsListsChips) {
   EXPECT_TRUE(has(r.out, "GB100\n")) << r.out;
 }
 
-TEST_F(MetricCatalogCommandsTest, UnknownChipFailsWithTheKnownOnes) {
-  const auto r = kscope_cli("query-metrics --chip XX100");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(has(r.err, "kscope: Unknown chip 'XX100'")) << r.err;
-  EXPECT_TRUE(has(r.err, "GH100")) << r.err;
+TEST_F(MetricCatalogCommandsTest, UnknownChipIsAUsageErrorNamingTheKnownOnes) {
+  for (const char* command : {"query-metrics", "check-metrics gpu__time_duration.sum"}) {
+    const std::string name = std::string(command).substr(0, std::string(command).find(' '));
+    const auto r = kscope_cli(std::string(command) + " --chip XX100");
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.err.rfind("kscope: error: Unknown chip 'XX100'. This CUPTI (CUDA 13.0) knows: ", 0),
+              0u)
+        << r.err;
+    EXPECT_TRUE(has(r.err, "GH100")) << r.err;
+    EXPECT_TRUE(has(r.err, "\nRun 'kscope " + name + " --help' for usage.\n"))
+        << r.err;
+  }
 }
 
 TEST(MetricCommandsTest, WithoutChipAndWithoutGpuSaysNoCudaDevice) {
@@ -54,7 +61,7 @@ TEST(MetricCommandsTest, WithoutChipAndWithoutGpuSaysNoCudaDevice) {
   for (const char* args : {"query-metrics", "check-metrics dram__bytes_read.sum"}) {
     const auto r = kscope_cli(args);
     EXPECT_EQ(r.status, 1) << args;
-    EXPECT_TRUE(has(r.err, "kscope: no CUDA device: ")) << r.err;
+    EXPECT_TRUE(has(r.err, "kscope: error: no CUDA device: ")) << r.err;
     EXPECT_TRUE(has(r.err, "--chip")) << r.err;
   }
 }
@@ -75,7 +82,7 @@ TEST_F(MetricCatalogCommandsTest, CheckMetricsPrintsTypesUnitsAndPasses) {
 TEST_F(MetricCatalogCommandsTest, CheckMetricsRejectsUnknownNamesWithSuggestions) {
   const auto r = kscope_cli("check-metrics --chip GH100 gpu__time_duration.sum dram__byte_read.sum");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(has(r.err, "kscope: Invalid value ['dram__byte_read.sum'] for 'metrics' parameter"))
+  EXPECT_TRUE(has(r.err, "kscope: error: Invalid value ['dram__byte_read.sum'] for 'metrics' parameter"))
       << r.err;
   EXPECT_TRUE(has(r.err, "did you mean 'dram__bytes_read.sum'")) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;

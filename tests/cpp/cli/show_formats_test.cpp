@@ -30,6 +30,21 @@ TEST(ShowFormats, EveryFormatWritesToStandardOutput) {
   }
 }
 
+// With colour on (FORCE_COLOR here, a terminal otherwise: docs/cli.md) the table's header is
+// bold and an incomplete result's note yellow; a file and the other formats stay plain.
+TEST(ShowFormats, TheTableIsColouredWhenColourIsOn) {
+  const auto table = kscope_cli("show " + kJournal, "FORCE_COLOR=1");
+  EXPECT_EQ(table.status, 0) << table.err;
+  EXPECT_TRUE(has(table.out, "| \x1b[33mINCOMPLETE (journal of an unfinished session)\x1b[0m\n"))
+      << table.out;
+  EXPECT_TRUE(has(table.out, "\n\x1b[1mAnnotation  n ")) << table.out;
+  EXPECT_FALSE(has(kscope_cli("show " + kJournal).out, "\x1b[")) << "a pipe gets no colour";
+  EXPECT_FALSE(has(kscope_cli("show " + kJournal + " -f md", "FORCE_COLOR=1").out, "\x1b["));
+  const std::string path = testing::scratch_dir("cli_show_colour") + "table.txt";
+  EXPECT_EQ(kscope_cli("show " + kJournal + " -o " + path, "FORCE_COLOR=1").status, 0);
+  EXPECT_FALSE(has(testing::slurp(path), "\x1b["));
+}
+
 TEST(ShowFormats, OutputGoesToTheFileGiven) {
   const std::string path = testing::scratch_dir("cli_show_output") + "vadd.trace.json";
   const auto r = kscope_cli("show " + kResult + " -f trace -o " + path);
@@ -62,7 +77,7 @@ TEST(ShowFormats, UnknownFormatIsAUsageErrorListingTheFormats) {
 TEST(ShowFormats, UnwritableOutputIsAnErrorNamingIt) {
   const auto r = kscope_cli("show " + kResult + " -f md -o /nonexistent-dir/r.md");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "kscope: cannot write '/nonexistent-dir/r.md': No such file or directory\n");
+  EXPECT_EQ(r.err, "kscope: error: cannot write '/nonexistent-dir/r.md': No such file or directory\n");
 }
 
 }  // namespace

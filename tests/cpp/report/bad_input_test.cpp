@@ -139,11 +139,23 @@ TEST(BadResultFile, RootThatIsNoObject) {
             "\"kscope.results\", found an array of 1 element)");
 }
 
+// Text that is not JSON: the file, the line and column where reading stopped, and why, in
+// kscope's words (never nlohmann's "[json.exception.parse_error.101] ...").
 TEST(BadResultFile, TextThatIsNoJson) {
   const std::string path = testing::scratch_dir("bad_result_text") + "r.json";
-  write_text(path, "{\"kind\": ");
-  const std::string text = error_text<FileFormatError>([&] { (void)Results::load(path); });
-  EXPECT_TRUE(contains(text, "'" + path + "' is not valid JSON: ")) << text;
+  const std::pair<const char*, const char*> cases[] = {
+      {"{\"kind\": ", "line 1, column 10: unexpected end of input; expected '[', '{', or a literal"},
+      {"{\n \"kind\": \"x\",\n \"id\": tru\n}", "line 3, column 11: invalid literal; last read: '\"id\": tru<U+000A>'"},
+      {"{\"a\": 1,\n \"b\": 2 \"c\"}", "line 2, column 11: unexpected string literal; expected '}'"},
+      {"", "line 1, column 1: unexpected end of input; expected '[', '{', or a literal"},
+      {"{\"a\": 1e999}", "number overflow parsing '1e999'"},
+  };
+  for (const auto& [text, why] : cases) {
+    write_text(path, text);
+    const std::string error = error_text<FileFormatError>([&] { (void)Results::load(path); });
+    const std::string where = std::string(why).rfind("line ", 0) == 0 ? " at " : ": ";
+    EXPECT_EQ(error, "'" + path + "' is not valid JSON" + where + why) << text;
+  }
 }
 
 // --- journals ---------------------------------------------------------------------------------
@@ -335,7 +347,8 @@ TEST(BadJournalLine, FirstLineThatIsNoJson) {
   lines[0] = lines[0].substr(0, lines[0].size() - 3);  // still names kscope.journal
   const std::string path = write_lines(dir + "j.jsonl", lines);
   const std::string text = error_text<FileFormatError>([&] { (void)Results::load(path); });
-  EXPECT_TRUE(contains(text, "'" + path + "' line 1 is not JSON: ")) << text;
+  EXPECT_EQ(text.rfind("'" + path + "' is not valid JSON at line 1, column ", 0), 0u) << text;
+  EXPECT_FALSE(contains(text, "json.exception")) << text;
 }
 
 TEST(BadJournalLine, EmptyJournal) {

@@ -12,7 +12,7 @@
 namespace kscope {
 namespace {
 
-using nlohmann::json;
+using json = report::Json;
 
 TEST(JsonText, NumbersRoundTripAndNonFiniteIsNull) {
   for (double x : {0.0, 1.0, -2.5, 5567.0, 1e-300, 1.7976931348623157e308, 0.1, 1.0 / 3}) {

@@ -21,6 +21,7 @@
 #include "kscope/annotation.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
+#include "report/processed_cells.hpp"
 #include "sample_results.hpp"
 #include "support/gpu_test.hpp"
 #include "trace_check.hpp"
@@ -272,6 +273,42 @@ TEST(MarkdownTest, MetadataAndTheProcessedTable) {
   EXPECT_TRUE(has(md, "| baseline | 1024 | f32 | gpu__time_duration.sum | ns | 2010.00 | 2010.00 | 10.0000 | 2000.00 | 2020.00 | 3 | 0.498 | yes |\n"));
   EXPECT_TRUE(has(md, "<details><summary>Options</summary>"));
   EXPECT_FALSE(has(md, "Compared with"));
+}
+
+// A report is shared: its options table shows where files were on the measuring machine only
+// when asked (WriteOptions::full_paths). Relative paths are the user's own and stay.
+TEST(ReportPathsTest, AbsolutePathsAreShortenedUnlessAskedFor) {
+  Results::Data d = testing::sample_results(false).data();
+  d.options.output_prefix = "/home/alice/runs/kscope_a1b2/";
+  d.options.resume = "/home/alice/runs/kscope_a1b2/journal-vadd-0.jsonl";
+  d.options.shard_balance = "before/vadd.json";
+  d.options.reexec_argv = {"/home/alice/bin/bench", "--n", "/data/in.bin"};
+  const Results r(std::move(d));
+  for (const char* format : {"md", "html"}) {
+    const std::string text = written(r, format);
+    EXPECT_FALSE(has(text, "/home/alice")) << format;
+    EXPECT_FALSE(has(text, "/data/")) << format;
+    EXPECT_TRUE(has(text, ".../kscope_a1b2/")) << format;
+    EXPECT_TRUE(has(text, ".../journal-vadd-0.jsonl")) << format;
+    EXPECT_TRUE(has(text, "before/vadd.json")) << format;
+    EXPECT_TRUE(has(text, ".../bench")) << format;  // reexec_argv's program and its input
+    EXPECT_TRUE(has(text, ".../in.bin")) << format;
+    WriteOptions full;
+    full.full_paths = true;
+    const std::string asked = written(r, format, full);
+    EXPECT_TRUE(has(asked, "/home/alice/runs/kscope_a1b2/journal-vadd-0.jsonl")) << format;
+    EXPECT_TRUE(has(asked, "/home/alice/bin/bench")) << format;
+  }
+  // The JSON result is data, not a report: it keeps them.
+  EXPECT_TRUE(has(written(r, "json"), "/home/alice/runs/kscope_a1b2/"));
+}
+
+TEST(ReportPathsTest, LocalPathKeepsTheLastPart) {
+  EXPECT_EQ(report::local_path("/tmp/kscope_x/"), ".../kscope_x/");
+  EXPECT_EQ(report::local_path("/tmp/out/run-"), ".../run-");
+  EXPECT_EQ(report::local_path("out/run-"), "out/run-");
+  EXPECT_EQ(report::local_path(""), "");
+  EXPECT_EQ(report::local_path("/"), "/");
 }
 
 TEST(MarkdownTest, PipesInNamesAreEscaped) {

@@ -1,0 +1,65 @@
+#include "show.hpp"
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "colour.hpp"
+#include "diagnostics.hpp"
+#include "kscope/kscope.hpp"
+
+namespace kscope::cli {
+namespace {
+
+struct ShowArgs {
+  std::string path;
+  std::string format = "table";
+  std::string output;
+  std::string compare;
+  bool full_paths = false;
+};
+
+}  // namespace
+
+void add_show(CLI::App& app) {
+  auto args = std::make_shared<ShowArgs>();
+  auto* cmd = app.add_subcommand(
+      "show", "Print a saved result (JSON) or journal (.jsonl) as a table, or write it in another format");
+  cmd->add_option("path", args->path, "result .json or journal .jsonl")
+      ->required()
+      ->check(CLI::ExistingFile);
+  std::vector<std::string> format_names;
+  std::string format_help = "output format (default table):";
+  for (const auto& f : output_formats()) {
+    format_names.push_back(f.name);
+    format_help += "\n  " + f.name + ": " + f.description;
+  }
+  cmd->add_option("-f,--format", args->format, format_help)->check(CLI::IsMember(format_names));
+  cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
+  cmd->add_option("--compare", args->compare,
+                  "a second result or journal: the baseline of the compare table (html, md)")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--full-paths", args->full_paths,
+                "html, md: the options' absolute paths in full (default: .../<last part>)");
+  cmd->callback([args] {
+    const Results results = Results::load(args->path);
+    print_load_warnings(results);
+    std::optional<Results> baseline;
+    if (!args->compare.empty()) {
+      baseline = Results::load(args->compare);
+      print_load_warnings(*baseline);
+    }
+    WriteOptions options = args->output.empty() ? stdout_write_options() : WriteOptions{};
+    options.compare = baseline ? &*baseline : nullptr;
+    options.full_paths = args->full_paths;
+    if (args->output.empty()) {
+      results.write(args->format, std::cout, options);
+    } else {
+      results.write(args->format, args->output, options);
+    }
+  });
+}
+
+}  // namespace kscope::cli

@@ -56,9 +56,9 @@ def _result(done):
 def test_launch_and_device_metrics_match_ncu(tmp_path):
     skip_without_ncu()
     pytest.importorskip("torch")
-    from kscope import _engine_cli
+    import kscope_launcher
 
-    listed = subprocess.run([_engine_cli.executable(), "query-metrics", "--launch"],
+    listed = subprocess.run([kscope_launcher.executable(), "query-metrics", "--launch"],
                             capture_output=True, text=True, check=True)  # fmt: skip
     metrics = listed.stdout.split()
     env = {"KSCOPE_TEST_METRICS": json.dumps(metrics)}

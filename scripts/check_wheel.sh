@@ -111,7 +111,7 @@ if [ "$(id -u)" = 0 ] && [ -n "$cuda" ] && [ -d "$cuda" ]; then
   unshare --mount --propagation private bash -c \
     'mount -t tmpfs tmpfs "$1" && shift && exec env -i "$@"' \
     check "$cuda" "${env[@]}" bash -c "$steps"
-elif [ -n "$cuda" ]; then
+elif [ -n "$cuda" ] && [ -d "$cuda" ]; then
   echo "[check] note: the toolkit at $cuda stays visible (not root)"
   env -i "${env[@]}" bash -c "$steps"
 else

@@ -6,7 +6,7 @@
 #     cp310 on Ubuntu 22.04, cp311 on Debian 12, cp312-abi3 (3.12 and later) on Ubuntu 24.04;
 #   check (scripts/check_wheel.sh in a fresh root with no toolkit and no compiler):
 #     Python 3.10 on Ubuntu 22.04, 3.11 on Debian 12, 3.12 on Ubuntu 24.04, 3.13 on Debian 13,
-#     3.14 on Debian unstable;
+#     3.14 on Ubuntu 26.04;
 #   the engine's executable alone (show, compare, merge on the golden results) on Ubuntu 20.04
 #     (glibc 2.31) and 18.04 (glibc 2.27), which have no Python as new as 3.10.
 # Prints one line per check and a table at the end.
@@ -108,7 +108,7 @@ check jammy python3.10 cp310
 check bookworm python3.11 cp311
 check noble python3.12 cp312
 check trixie python3.13 cp312
-check sid python3.14 cp312
+check resolute python3.14 cp312
 executable focal
 executable bionic
 

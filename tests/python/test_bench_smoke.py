@@ -24,7 +24,7 @@ def test_smoke_mode_runs_and_reports(tmp_path: Path) -> None:
     assert "| section | figure | unit | n | median | min–max |" in proc.stdout
     for name in ("raw.json", "figures.csv", "entry.md"):
         assert (tmp_path / name).exists()
-    assert "| 7 CLI start-up | kscope show --help: the console script | ms | 5 |" in proc.stdout
+    assert "| 8 CLI start-up | kscope show --help: the console script | ms | 5 |" in proc.stdout
     if "skipped the GPU parts" in proc.stdout:
         assert "no CUDA device" in proc.stdout
         assert "synthetic samples (no GPU)" in proc.stdout

@@ -100,9 +100,9 @@ executable() {
 }
 
 if [ "${KSCOPE_MATRIX_SKIP_BUILD:-0}" != 1 ]; then
+  build noble cp312
   build jammy cp310
   build bookworm cp311
-  build noble cp312
 fi
 check jammy python3.10 cp310
 check bookworm python3.11 cp311

@@ -16,6 +16,7 @@
 # Usage: scripts/check_wheel.sh WHEEL
 #   PYTHON=python3.X        the Python of the venv (default python3)
 #   KSCOPE_CHECK_OFFLINE=1  install the wheel alone into a venv that sees the system's packages
+#   KSCOPE_CHECK_PLOT=R.json  also `kscope plot R.json -o R.png` (a result made elsewhere)
 set -euo pipefail
 wheel=$(realpath "${1:?usage: $0 WHEEL}")
 cd "$(dirname "$0")/.."
@@ -80,6 +81,11 @@ else
   grep -q "no CUDA device" quickstart.log || { cat quickstart.log; exit 1; }
   echo "quickstart: $(grep -o "kscope.exceptions.NoDeviceError: no CUDA device" quickstart.log)"
 fi
+# A result made elsewhere (the README's C++ quickstart's vadd.json on the GPU machine), plotted.
+if [ -n "${KSCOPE_CHECK_PLOT:-}" ]; then
+  kscope plot "$KSCOPE_CHECK_PLOT" -o "${KSCOPE_CHECK_PLOT%.json}.png"
+  test -s "${KSCOPE_CHECK_PLOT%.json}.png"
+fi
 # With a GPU: the pytest plugin on a small benchmark, twice, the second run compared with the
 # first through the saved history.
 if python -c "import kscope, sys; sys.exit(not kscope.device_available())" &&
@@ -104,6 +110,7 @@ PY
 fi
 python -c "import kscope, os; print(\"kscope from\", os.path.dirname(kscope.__file__))"'
 env=(HOME="${HOME:-/root}" PATH="$venv/bin:/usr/bin:/bin" REPO="$repo"
+     KSCOPE_CHECK_PLOT="${KSCOPE_CHECK_PLOT:-}"
      KSCOPE_STARTUP_LIMIT_MS="${KSCOPE_STARTUP_LIMIT_MS:-50}")
 cuda=$(readlink -f /usr/local/cuda 2>/dev/null || true)
 if [ "$(id -u)" = 0 ] && [ -n "$cuda" ] && [ -d "$cuda" ]; then

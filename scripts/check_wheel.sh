@@ -81,7 +81,7 @@ else
   grep -q "no CUDA device" quickstart.log || { cat quickstart.log; exit 1; }
   echo "quickstart: $(grep -o "kscope.exceptions.NoDeviceError: no CUDA device" quickstart.log)"
 fi
-# A result made elsewhere (the README's C++ quickstart's vadd.json on the GPU machine), plotted.
+# A result made elsewhere (the C++ quickstart of the README, its vadd.json), plotted.
 if [ -n "${KSCOPE_CHECK_PLOT:-}" ]; then
   kscope plot "$KSCOPE_CHECK_PLOT" -o "${KSCOPE_CHECK_PLOT%.json}.png"
   test -s "${KSCOPE_CHECK_PLOT%.json}.png"
@@ -101,7 +101,7 @@ def test_add(kscope_benchmark):
     kscope_benchmark(add, 1 << 22, runs="auto")
 PY
   for run in first second; do
-    compare=(); [ "$run" = first ] || compare=(--kscope-compare)
+    compare=(); [ "$run" = first ] || compare=(--kscope-compare=latest)
     python -m pytest -q -p kscope.pytest_plugin -p no:cacheprovider --kscope-autosave \
       "${compare[@]}" test_bench.py >"pytest-$run.log" 2>&1 || { cat "pytest-$run.log"; exit 1; }
   done

@@ -37,7 +37,7 @@ else
   "$venv/bin/pip" install -q --disable-pip-version-check "$wheel[plot]"
 fi
 echo "[check] installed $(basename "$wheel") and its dependencies in $(( $(date +%s) - start )) s" \
-     "($("$venv/bin/python" -V), glibc $(ldd --version | head -n1 | grep -o '[0-9.]*$'))"
+     "($("$venv/bin/python" -V), glibc $(ldd --version | sed -n '1s/.* //p'))"
 
 steps='set -euo pipefail
 work=$(mktemp -d)
@@ -57,7 +57,7 @@ print(f"start-up: kscope show --help median {median:.1f} ms, best {min(times):.1
 sys.exit(f"start-up over {limit:g} ms" if median > limit else 0)
 PY
 kscope query-metrics --chip GH100 >metrics.txt; head -n 2 metrics.txt; echo "($(wc -l <metrics.txt) lines)"
-kscope show "$golden/vadd_results.json" | head -n 4
+kscope show "$golden/vadd_results.json" >show.txt; head -n 4 show.txt
 kscope compare "$golden/vadd_results.json" "$golden/vadd_results.json" >compare.txt
 echo "compare: $(grep -c SAME compare.txt) rows SAME"
 kscope merge "$golden/vadd_results.json" -o merged.json >/dev/null

@@ -86,7 +86,7 @@ executable() {
   python3 -m zipfile -e "$work"/cupti/nvidia_cuda_cupti-*.whl "$site"
   chmod +x "$site/kscope/_bin/kscope"
   local glibc
-  glibc=$(chroot "$root" ldd --version | head -n1 | grep -o '[0-9.]*$')
+  glibc=$(chroot "$root" ldd --version | sed -n '1s/.* //p')
   if kscope_in_root "$root" "" 'k=/opt/site/kscope/_bin/kscope; g=/root/kscope/tests/fixtures/golden
        $k --help >/dev/null && $k show $g/vadd_results.json >/dev/null &&
        $k compare $g/vadd_results.json $g/vadd_results.json >/dev/null &&

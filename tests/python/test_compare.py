@@ -33,9 +33,12 @@ def test_a_slower_new_is_slower_and_a_regression(fake_engine):
     assert c.regressed
     df = c.to_dataframe()
     assert list(df.columns) == [
-        "Annotation", "Metric", "Config", "Unit", "Direction", "DirectionDeclared", "BaseValue",
-        "NewValue", "BaseRuns", "NewRuns", "BaseRSDPct", "NewRSDPct", "Ratio", "RatioCI95_Lower",
-        "RatioCI95_Upper", "PValue", "Verdict", "BeyondThreshold"]  # fmt: skip
+        "Session", "Annotation", "Metric", "Config", "Unit", "Direction", "DirectionDeclared",
+        "BaseValue", "NewValue", "BaseRuns", "NewRuns", "BaseRSDPct", "NewRSDPct", "Ratio",
+        "RatioCI95_Lower", "RatioCI95_Upper", "Test", "PValue", "PValueHolm", "Verdict",
+        "WithinNoise", "BeyondThreshold"]  # fmt: skip
+    assert df["Test"].tolist() == ["U", "U"]  # 10 runs a side
+    assert df["PValueHolm"].tolist() == pytest.approx((2 * df["PValue"]).tolist())
     assert df["Ratio"].tolist() == pytest.approx([1.2, 1.2])
     assert (df["RatioCI95_Lower"] < 1.2).all() and (df["RatioCI95_Upper"] > 1.2).all()
     assert df["Config"].tolist() == ["n=1", "n=2"]
@@ -75,7 +78,7 @@ def test_markdown_csv_json_and_plot(fake_engine, tmp_path):
     assert md.startswith("**kscope compare**: BASE `bench` vs NEW `bench`: 2 SLOWER")
     assert "| Annotation | Config | Metric |" in md
     c.to_csv(tmp_path / "c.csv")
-    assert (tmp_path / "c.csv").read_text().startswith("Annotation,Metric,Config,Unit,")
+    assert (tmp_path / "c.csv").read_text().startswith("Session,Annotation,Metric,Config,Unit,")
     c.to_json(tmp_path / "c.json")
     doc = json.loads((tmp_path / "c.json").read_text())
     assert doc["kind"] == "kscope.comparison" and doc["regressed"] is True

@@ -101,10 +101,11 @@ TEST(CompareCommand, MarkdownCsvAndJson) {
   EXPECT_TRUE(has(r.out, "**SLOWER**")) << r.out;
   const std::string csv = slurp(f.dir + "c.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "Annotation,Metric,Config,Unit,Direction,DirectionDeclared,BaseValue,NewValue,"
-            "BaseRuns,NewRuns,BaseRSDPct,NewRSDPct,Ratio,RatioCI95_Lower,RatioCI95_Upper,PValue,"
-            "Verdict,BeyondThreshold");
-  EXPECT_TRUE(has(csv, "slowed,gpu__time_duration.sum,n=1,ns,lower,True,")) << csv;
+            "Session,Annotation,Metric,Config,Unit,Direction,DirectionDeclared,BaseValue,"
+            "NewValue,BaseRuns,NewRuns,BaseRSDPct,NewRSDPct,Ratio,RatioCI95_Lower,"
+            "RatioCI95_Upper,Test,PValue,PValueHolm,Verdict,WithinNoise,BeyondThreshold");
+  EXPECT_TRUE(has(csv, "\n,slowed,gpu__time_duration.sum,n=1,ns,lower,True,")) << csv;
+  EXPECT_TRUE(has(csv, ",U,")) << csv;  // 12 runs a side: the U test
   const std::string json = slurp(f.dir + "c.json");
   EXPECT_TRUE(has(json, "\"kind\": \"kscope.comparison\"")) << json;
   EXPECT_TRUE(has(json, "\"Verdict\": \"SLOWER\"")) << json;

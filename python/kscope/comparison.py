@@ -1,10 +1,11 @@
 """``kscope.compare``: is NEW faster than BASE? (docs/compare.md)
 
-:func:`compare` joins two results on (annotation, metric, config) in the engine
-(``kscope::compare``) and returns a :class:`Comparison`: per row both means, the ratio NEW / BASE
-with its 95 % confidence interval, a Mann-Whitney U p-value and a verdict (``FASTER``,
-``SLOWER``, ``SAME``, ``UNSURE``, ``BASE_ONLY``, ``NEW_ONLY``), as a DataFrame, a table,
-markdown, CSV, JSON or a plot of the ratios.
+:func:`compare` joins two results (or two directories of them, by session name) on
+(annotation, metric, config) in the engine (``kscope::compare``) and returns a
+:class:`Comparison`: per row both means, the ratio NEW / BASE with its 95 % confidence interval,
+a p-value adjusted over the rows (Holm) and a verdict (``FASTER``, ``SLOWER``, ``SAME``,
+``UNSURE``, ``BASE_ONLY``, ``NEW_ONLY``), as a DataFrame, a table, markdown, CSV, JSON or a plot
+of the ratios.
 """
 
 from __future__ import annotations

@@ -194,6 +194,28 @@ TEST(CompareVerdictTest, AtTwoToFourRunsTheVerdictFollowsTheInterval) {
   EXPECT_GT(beyond, 1000);  // the property was exercised
 }
 
+// From 10 runs a side the U test decides: on normal samples it finds every change whose interval
+// lies beyond the noise band too (it compares the distributions, so it can differ on others).
+TEST(CompareVerdictTest, FromTenRunsTheUTestFindsWhatTheIntervalShowsOnNormalSamples) {
+  Normal draw(43);
+  int beyond = 0;
+  for (int n : {10, 12, 15, 20, 30}) {
+    for (int i = 0; i < 2000; ++i) {
+      const double shift = 1 + 0.0005 * (i % 50);  // 0 .. 2.45 % slower
+      const double sd = 0.2 + 0.4 * (i % 7);       // 0.2 .. 2.6 % noise
+      const auto row = verdict_of(draw(100, sd, n), draw(100 * shift, sd, n), with(0.01, 0.05));
+      ASSERT_EQ(row.test, "U");
+      if (interval_beyond(row, 0.01)) {
+        ++beyond;
+        ASSERT_TRUE(row.verdict == Verdict::kSlower || row.verdict == Verdict::kFaster)
+            << n << " runs: " << to_string(row.verdict) << " p " << row.p_value << " CI ["
+            << row.ratio_ci_lower << ", " << row.ratio_ci_upper << "]";
+      }
+    }
+  }
+  EXPECT_GT(beyond, 1000);
+}
+
 // The t test keeps its false-positive rate at or below alpha at 2, 3 and 4 runs a side (no
 // change, equal noise): Welch's degrees of freedom make it conservative at 2 (0.023).
 TEST(CompareVerdictTest, TheTTestsFalsePositiveRateIsAtMostAlpha) {

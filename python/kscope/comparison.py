@@ -151,33 +151,17 @@ def _results(value: ProfileResults | str | os.PathLike[str]) -> tuple[Any, str]:
     raise TypeError(f"compare() takes ProfileResults or paths of saved results, got {value!r}")
 
 
-def compare_options(
-    *,
-    threshold: float | str | None = None,
-    noise: float | str | None = None,
-    alpha: float = 0.05,
-    higher_is_better: Sequence[str] = (),
-    lower_is_better: Sequence[str] = (),
-    annotations: Sequence[str] = (),
-    metrics: Sequence[str] = (),
-    configs: Sequence[str] = (),
-) -> Any:
-    """The engine's ``CompareOptions`` for :func:`compare`'s arguments, validated; raises what
-    :func:`compare` raises for them (the pytest plugin checks its options with it)."""
+def fraction_options(threshold: float | str | None = None, noise: float | str | None = None) -> Any:
+    """The engine's ``CompareOptions`` with a threshold and a noise threshold as given: a text
+    through the engine's parser, a number as it is (``validate()`` refuses one of 1 or more,
+    ``threshold=5``, as the parser refuses ``"5"``). The pytest plugin checks its options
+    with it before any test."""
     options = native.CompareOptions()
-    options.alpha = float(alpha)
     if noise is not None:
         options.noise = native.parse_noise(noise) if isinstance(noise, str) else float(noise)
     if threshold is not None:
         options.threshold = (native.parse_threshold(threshold) if isinstance(threshold, str)
                              else float(threshold))  # fmt: skip
-    for name, value in (("higher_is_better", higher_is_better),
-                        ("lower_is_better", lower_is_better), ("annotations", annotations),
-                        ("metrics", metrics), ("configs", configs)):  # fmt: skip
-        if isinstance(value, str):
-            raise TypeError(f"compare(): {name} takes a list of names, got the string {value!r}")
-        setattr(options, name, list(value))
-    options.validate()
     return options
 
 
@@ -218,9 +202,15 @@ def compare(
             of one session.
         TypeError: ``base`` or ``new`` is neither results nor a path.
     """
-    options = compare_options(threshold=threshold, noise=noise, alpha=alpha,
-                              higher_is_better=higher_is_better, lower_is_better=lower_is_better,
-                              annotations=annotations, metrics=metrics, configs=configs)  # fmt: skip
+    options = fraction_options(threshold, noise)
+    options.alpha = float(alpha)
+    for name, value in (("higher_is_better", higher_is_better),
+                        ("lower_is_better", lower_is_better), ("annotations", annotations),
+                        ("metrics", metrics), ("configs", configs)):  # fmt: skip
+        if isinstance(value, str):
+            raise TypeError(f"compare(): {name} takes a list of names, got the string {value!r}")
+        setattr(options, name, list(value))
+    options.validate()
     paths = [os.fspath(v) if isinstance(v, (str, os.PathLike)) else None for v in (base, new)]
     if any(p is not None and os.path.isdir(p) for p in paths):
         a_name, b_name = paths
@@ -236,4 +226,4 @@ def compare(
     return Comparison(engine)
 
 
-__all__ = ["Comparison", "VERDICT_COLORS", "compare", "compare_options"]
+__all__ = ["Comparison", "VERDICT_COLORS", "compare", "fraction_options"]

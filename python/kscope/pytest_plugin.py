@@ -257,13 +257,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if threshold is not None and compare_with is None:
         raise pytest.UsageError("--kscope-fail needs --kscope-compare[=RUN] (the results "
                                 "to compare with)")  # fmt: skip
-    from .comparison import compare_options
+    from .comparison import fraction_options
 
     # The comparisons' options, checked before any test: the noise, then the threshold with it.
-    for option, arguments in (("--kscope-noise", {"noise": noise}),
-                              ("--kscope-fail", {"noise": noise, "threshold": threshold})):
+    for option, threshold_given in (("--kscope-noise", None), ("--kscope-fail", threshold)):
         try:
-            compare_options(**arguments)
+            fraction_options(threshold_given, noise).validate()
         except ValueError as e:
             raise pytest.UsageError(f"{option}: {e}") from None
     if save is None and config.getoption("--kscope-autosave"):

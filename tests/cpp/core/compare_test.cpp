@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kscope/compare.hpp"
@@ -208,20 +209,6 @@ TEST(CompareTest, ThresholdAndNoiseTextsAsAUserWritesThem) {
             "3%?");
 }
 
-TEST(CompareTest, ADeclaredMetricNeitherResultHasIsAnErrorNamingTheMetrics) {
-  const Results r = results_of({{"a", kTime, 0, {1, 2}}, {"a", "bandwidth", 0, {1, 2}}}, {1});
-  CompareOptions o;
-  o.higher_is_better = {"bandwith"};
-  EXPECT_EQ(compare_error(r, r, o),
-            "Metric 'bandwith' declared higher-is-better is not a metric of BASE or NEW (their "
-            "metrics: bandwidth, gpu__time_duration.sum).");
-  o = {};
-  o.lower_is_better = {"bytes"};
-  EXPECT_EQ(compare_error(r, r, o),
-            "Metric 'bytes' declared lower-is-better is not a metric of BASE or NEW (their "
-            "metrics: bandwidth, gpu__time_duration.sum).");
-}
-
 TEST(CompareTest, FiltersByAnnotationMetricAndConfig) {
   const Results r = results_of({{"add", kTime, 0, {1, 2}},
                                 {"add", kTime, 1, {1, 2}},
@@ -250,25 +237,34 @@ TEST(CompareTest, FiltersByAnnotationMetricAndConfig) {
                                                "add n=4 gpu__time_duration.sum"}));
 }
 
-TEST(CompareTest, AFilterThatMatchesNothingIsAnErrorNamingWhatThereIs) {
-  const Results r = results_of({{"add", kTime, 0, {1, 2}}, {"mul", kTime, 1, {1, 2}}}, {1, 2});
-  CompareOptions o;
-  o.annotations = {"div"};
-  EXPECT_EQ(compare_error(r, r, o),
-            "annotation filter 'div' matches no annotation of BASE or NEW (their annotations: "
-            "add, mul).");
-  o = {};
-  o.metrics = {"dram*"};
-  EXPECT_EQ(compare_error(r, r, o),
-            "metric filter 'dram*' matches no metric of BASE or NEW (their metrics: "
-            "gpu__time_duration.sum).");
-  o = {};
-  o.configs = {"m=1"};
-  EXPECT_EQ(compare_error(r, r, o),
-            "config filter 'm=1': BASE and NEW have no parameter 'm' (their parameters: n).");
-  o.configs = {"n=3"};
-  EXPECT_EQ(compare_error(r, r, o),
-            "config filter 'n=3' matches no config of BASE or NEW (their values of 'n': 1, 2).");
+// A declared metric or a filter that matches nothing in BASE or NEW names what there is.
+TEST(CompareTest, NamesThatMatchNothingAreErrorsNamingWhatThereIs) {
+  const Results r = results_of({{"add", kTime, 0, {1, 2}},
+                                {"mul", kTime, 1, {1, 2}},
+                                {"add", "bandwidth", 0, {1, 2}, std::string("GB/s")}},
+                               {1, 2});
+  const std::vector<std::pair<CompareOptions, std::string>> cases = [] {
+    std::vector<std::pair<CompareOptions, std::string>> c(6);
+    c[0].first.higher_is_better = {"bandwith"};
+    c[0].second = "Metric 'bandwith' declared higher-is-better is not a metric of BASE or NEW "
+                  "(their metrics: bandwidth, gpu__time_duration.sum).";
+    c[1].first.lower_is_better = {"bytes"};
+    c[1].second = "Metric 'bytes' declared lower-is-better is not a metric of BASE or NEW (their "
+                  "metrics: bandwidth, gpu__time_duration.sum).";
+    c[2].first.annotations = {"div"};
+    c[2].second = "annotation filter 'div' matches no annotation of BASE or NEW (their "
+                  "annotations: add, mul).";
+    c[3].first.metrics = {"dram*"};
+    c[3].second = "metric filter 'dram*' matches no metric of BASE or NEW (their metrics: "
+                  "bandwidth, gpu__time_duration.sum).";
+    c[4].first.configs = {"m=1"};
+    c[4].second = "config filter 'm=1': BASE and NEW have no parameter 'm' (their parameters: n).";
+    c[5].first.configs = {"n=3"};
+    c[5].second = "config filter 'n=3' matches no config of BASE or NEW (their values of 'n': 1, "
+                  "2).";
+    return c;
+  }();
+  for (const auto& [options, message] : cases) EXPECT_EQ(compare_error(r, r, options), message);
 }
 
 TEST(CompareTest, AnUnfinishedSessionOnASideIsWarnedAboutNamingTheSide) {

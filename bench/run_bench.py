@@ -613,6 +613,105 @@ def cli_startup(b: Bench) -> None:
         b.add(section, "the engine's executable alone", "ms", d["engine executable"])
 
 
+#: The compare gate's processes: three A/A sweeps, then the sweep with the "changed" region
+#: 2 % and 5 % longer (bench/compare_gate.py).
+COMPARE_GATE_SWEEPS = (("A1", 1.0), ("A2", 1.0), ("A3", 1.0), ("B2", 1.02), ("B5", 1.05))
+#: (BASE, NEW): every A/A pair, and every A against each B.
+COMPARE_GATE_PAIRS = (("A1", "A2"), ("A1", "A3"), ("A2", "A3"),
+                      ("A1", "B2"), ("A2", "B2"), ("A3", "B2"),
+                      ("A1", "B5"), ("A2", "B5"), ("A3", "B5"))  # fmt: skip
+#: The noise thresholds compared with: none, half the default, the default (docs/compare.md).
+COMPARE_GATE_NOISES = (0.0, 0.005, 0.01)
+DEFAULT_NOISE = 0.01
+
+
+def compare_gate(b: Bench) -> None:
+    """Issue 36: five fresh processes run the same sweep (13 kernel durations from 1 us to 10 ms,
+    three regions: 39 rows; bench/compare_gate.py), the last two with one region 2 % and 5 %
+    longer; `kscope compare` of every A/A pair and of each A against each B, at the noise
+    thresholds 0, 0.5 % and 1 %. Targets at the default noise: no FASTER/SLOWER row in an A/A
+    pair or among the untouched rows of an A/B pair, every changed row SLOWER."""
+    runs = "3" if b.smoke else "30"
+    sweeps = {}
+    for name, factor in COMPARE_GATE_SWEEPS:
+        path = b.out / f"compare_gate_{name}.json"
+        if not b.run(f"compare_gate {name}", [sys.executable, "bench/compare_gate.py", "--out",
+                                              str(path), "--factor", str(factor), "--runs", runs],
+                     timeout=300):  # fmt: skip
+            return
+        sweeps[name] = path
+    comparisons = compare_gate_comparisons(b, sweeps)
+    if comparisons:
+        compare_gate_figures(b, comparisons)
+
+
+def compare_gate_comparisons(b: Bench, sweeps: dict[str, Path]) -> dict[tuple[str, str, float], list[dict[str, Any]]]:
+    """The rows of `kscope compare BASE NEW --noise N --json` for every pair and noise threshold:
+    {(base, new, noise): rows}; {} (and a skip) when the command fails."""
+    out: dict[tuple[str, str, float], list[dict[str, Any]]] = {}
+    for base, new in COMPARE_GATE_PAIRS:
+        for noise in COMPARE_GATE_NOISES:
+            path = b.out / f"compare_gate_{base}_{new}_{noise}.json"
+            proc = b.spawn(f"compare_gate compare {base} {new}",
+                           [str(b.build / "cli" / "kscope"), "compare", str(sweeps[base]),
+                            str(sweeps[new]), "--noise", str(noise), "--json", str(path)],
+                           timeout=120)  # fmt: skip
+            if proc is None:
+                return {}
+            if proc.returncode != 0:
+                b.skip(f"compare_gate compare {base} {new}",
+                       (proc.stderr.strip().splitlines() or ["no output"])[-1])
+                return {}
+            out[(base, new, noise)] = json.loads(path.read_text())["rows"]
+    return out
+
+
+def compare_gate_figures(b: Bench, comparisons: dict[tuple[str, str, float], list[dict[str, Any]]]) -> None:
+    """The figures of compare_gate from the rows of its comparisons (compare_gate_comparisons)."""
+    section = "9 compare gate"
+
+    def verdicts(rows: list[dict[str, Any]]) -> int:
+        return sum(r["Verdict"] in ("FASTER", "SLOWER") for r in rows)
+
+    aa = [(x, y) for x, y in COMPARE_GATE_PAIRS if y.startswith("A")]
+    rows_aa = len(comparisons[aa[0] + (DEFAULT_NOISE,)])
+    quiet = True  # no A/A verdict at the default noise threshold
+    for noise in COMPARE_GATE_NOISES:
+        f = b.add(section, f"A/A pairs: rows FASTER or SLOWER, noise threshold {noise * 100:g} %",
+                  "rows", [float(verdicts(comparisons[p + (noise,)])) for p in aa],
+                  note=f"{len(aa)} pairs of {rows_aa} rows")
+        if noise == DEFAULT_NOISE:
+            f.target, f.verdict = "0", verdict(max(f.samples), lambda x: x == 0)
+            quiet = f.verdict == "meets"
+    changes = [abs(r["Ratio"] - 1) * 100 for p in aa for r in comparisons[p + (DEFAULT_NOISE,)]
+               if r["Ratio"] is not None]  # fmt: skip
+    shift = b.add(section, "A/A pairs: |change| of a row (NEW / BASE - 1)", "%", changes,
+                  note="the across-process noise the noise threshold must cover")
+    found_all = True
+    for label in ("2", "5"):
+        pairs = [(x, y) for x, y in COMPARE_GATE_PAIRS if y == "B" + label]
+        changed = [[r for r in comparisons[p + (DEFAULT_NOISE,)] if r["Annotation"] == "changed"]
+                   for p in pairs]  # fmt: skip
+        found = [float(sum(r["Verdict"] == "SLOWER" for r in rows)) for rows in changed]
+        f = b.add(section, f"+{label} %: changed rows SLOWER, noise threshold 1 %", "rows", found,
+                  note=f"{len(pairs)} pairs of {len(changed[0])} changed rows")
+        f.target = f"= {len(changed[0])}"
+        f.verdict = verdict(min(found), lambda x, n=len(changed[0]): x == n)
+        found_all &= f.verdict == "meets"
+        b.add(section, f"+{label} %: the changed rows' measured change", "%",
+              [(r["Ratio"] - 1) * 100 for rows in changed for r in rows if r["Ratio"] is not None],
+              note=f"NEW / BASE - 1 of the rows whose cycles are +{label} %")
+        untouched = [float(verdicts([r for r in comparisons[p + (DEFAULT_NOISE,)]
+                                     if r["Annotation"] != "changed"])) for p in pairs]  # fmt: skip
+        f = b.add(section, f"+{label} %: untouched rows FASTER or SLOWER, noise threshold 1 %",
+                  "rows", untouched)
+        f.target, f.verdict = "0", verdict(max(untouched), lambda x: x == 0)
+    f = b.add(section, "default noise threshold", "%", [DEFAULT_NOISE * 100],
+              note=f"largest A/A change {fmt(max(shift.samples, default=float('nan')))} %")
+    f.target = "no A/A verdict, every +2 % and +5 % row found"
+    f.verdict = "meets" if quiet and found_all else "MISSES"
+
+
 # ---- environment and reports ---------------------------------------------------------------
 def environment() -> dict[str, str]:
     def out(argv: list[str]) -> str:
@@ -689,6 +788,63 @@ def synthetic_check(b: Bench) -> None:
                                 "RelativeStdDevPct": 2.0}]}
     assert processed_by(processed, "gpu__time_duration.sum", "RelativeStdDevPct") == {("vadd", 0): 2.0}
     b.add("0 smoke", "synthetic samples (no GPU): median of 100/102/98", "ns", [100.0, 102.0, 98.0])
+    synthetic_compare_gate(b)
+
+
+def synthetic_sweep_journal(path: Path, process_shift: float, changed: float, seed: int,
+                            runs: int = 30) -> None:
+    """A journal of compare_gate.py's sweep with made-up times: every row `process_shift` (a
+    fraction) off its nominal value, as one process is from another, the "changed" region
+    `changed` times longer, each run with 0.2 % noise."""
+    import random
+
+    rng = random.Random(seed)
+    durations = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+    header = {"schema_version": "1.0", "kind": "kscope.journal", "name": "gate", "id": 0,
+              "metadata": {"gpu": "synthetic", "tool": "cupti"}, "parameters": ["d_us"],
+              "configs": [{"values": [d]} for d in durations]}  # fmt: skip
+    lines: list[dict[str, Any]] = [header]
+    for config, d in enumerate(durations):
+        done, records = [], []
+        for run in range(runs):
+            done.append({"config": config, "run": run, "entered": ["sleep", "changed", "add"],
+                         "failed": []})  # fmt: skip
+            for annotation, factor in (("sleep", 1.0), ("changed", changed), ("add", 0.5)):
+                ns = d * 1000.0 * factor * (1 + process_shift) * (1 + rng.gauss(0, 0.002))
+                records.append({"annotation": annotation, "kernel": "k", "config": config,
+                                "run": run, "metrics": [["gpu__time_duration.sum", ns, "ns"]]})
+        lines.append({"kind": "runs", "runs": done, "records": records})
+    lines.append({"kind": "end", "error": ""})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+def synthetic_compare_gate(b: Bench) -> None:
+    """compare_gate's analysis on synthetic sweeps through the real `kscope compare`: processes
+    0.25 % apart, quiet runs. At the default noise threshold no A/A row gets a verdict and every
+    +2 % and +5 % row does; without one the process shifts are verdicts."""
+    folder = b.out / "synthetic_compare_gate"
+    folder.mkdir(parents=True, exist_ok=True)
+    shifts = {"A1": 0.0, "A2": 0.0025, "A3": -0.002, "B2": 0.001, "B5": -0.001}
+    sweeps = {}
+    for seed, (name, factor) in enumerate(COMPARE_GATE_SWEEPS):
+        sweeps[name] = folder / f"{name}.jsonl"
+        synthetic_sweep_journal(sweeps[name], shifts[name], factor, seed)
+    probe = Bench(build=b.build, out=folder, smoke=True)
+    comparisons = compare_gate_comparisons(probe, sweeps)
+    assert comparisons, probe.skipped
+    compare_gate_figures(probe, comparisons)
+    by_name = {f.name: f for f in probe.figures}
+    assert len(by_name) == len(probe.figures), "a figure is reported twice"
+    assert by_name["A/A pairs: rows FASTER or SLOWER, noise threshold 1 %"].samples == [0.0] * 3
+    assert by_name["A/A pairs: rows FASTER or SLOWER, noise threshold 1 %"].verdict == "meets"
+    assert min(by_name["A/A pairs: rows FASTER or SLOWER, noise threshold 0 %"].samples) > 0
+    assert by_name["+2 %: changed rows SLOWER, noise threshold 1 %"].samples == [13.0] * 3
+    assert by_name["+5 %: changed rows SLOWER, noise threshold 1 %"].verdict == "meets"
+    assert by_name["+2 %: untouched rows FASTER or SLOWER, noise threshold 1 %"].verdict == "meets"
+    assert by_name["default noise threshold"].verdict == "meets"
+    assert 0.4 < max(by_name["A/A pairs: |change| of a row (NEW / BASE - 1)"].samples) < 0.6
+    b.add("0 smoke", "synthetic compare gate (no GPU): A/A rows with a verdict at noise 1 %", "rows",
+          by_name["A/A pairs: rows FASTER or SLOWER, noise threshold 1 %"].samples)
 
 
 def device_check(b: Bench) -> tuple[bool, str]:
@@ -703,7 +859,7 @@ def device_check(b: Bench) -> tuple[bool, str]:
 
 
 PARTS = ("timing_overhead", "accuracy", "stability", "metrics", "python_overhead", "cold_regions",
-         "time_to_precision", "replacing_do_bench", "cli_startup")
+         "time_to_precision", "replacing_do_bench", "cli_startup", "compare_gate")
 #: The parts that need no GPU: they run whether or not there is one.
 CPU_PARTS = ("cli_startup",)
 
@@ -750,7 +906,8 @@ def main() -> int:
     if not ok:
         b.skipped.append(f"all GPU parts: {why}")
         print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "
-              f"overhead, cold regions, time to a precise answer, replacing do_bench): {why}", flush=True)
+              f"overhead, cold regions, time to a precise answer, replacing do_bench, compare gate): "
+              f"{why}", flush=True)
         synthetic_check(b)
     text = table(b.figures)
     print(text)

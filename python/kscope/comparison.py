@@ -1,10 +1,11 @@
 """``kscope.compare``: is NEW faster than BASE? (docs/compare.md)
 
-:func:`compare` joins two results on (annotation, metric, config) in the engine
-(``kscope::compare``) and returns a :class:`Comparison`: per row both means, the ratio NEW / BASE
-with its 95 % confidence interval, a Mann-Whitney U p-value and a verdict (``FASTER``,
-``SLOWER``, ``SAME``, ``UNSURE``, ``BASE_ONLY``, ``NEW_ONLY``), as a DataFrame, a table,
-markdown, CSV, JSON or a plot of the ratios.
+:func:`compare` joins two results (or two directories of them, by session name) on
+(annotation, metric, config) in the engine (``kscope::compare``) and returns a
+:class:`Comparison`: per row both means, the ratio NEW / BASE with its 95 % confidence interval,
+a p-value adjusted over the rows (Holm) and a verdict (``FASTER``, ``SLOWER``, ``SAME``,
+``UNSURE``, ``BASE_ONLY``, ``NEW_ONLY``), as a DataFrame, a table, markdown, CSV, JSON or a plot
+of the ratios.
 """
 
 from __future__ import annotations
@@ -60,15 +61,15 @@ class Comparison:
 
     def to_dataframe(self) -> pd.DataFrame:
         """One row per compared (annotation, metric, config) with the columns of
-        docs/compare.md (``Annotation, Metric, Config, Unit, Direction, ..., Ratio,
-        RatioCI95_Lower, RatioCI95_Upper, PValue, Verdict, BeyondThreshold``); missing numbers
-        are NaN."""
+        docs/compare.md (``Session, Annotation, Metric, Config, Unit, Direction, ..., Ratio,
+        RatioCI95_Lower, RatioCI95_Upper, Test, PValue, PValueHolm, Verdict, WithinNoise,
+        BeyondThreshold``); missing numbers are NaN."""
         rows = json.loads(self._c.to_json())["rows"]
         # The CSV header is the engine's one list of the columns, in order.
         columns = str(self._c.to_csv()).split("\n", 1)[0].split(",")
         frame = pd.DataFrame(rows, columns=columns)
         for column in frame.columns:
-            if column in ("Unit",):
+            if column in ("Session", "Unit", "Test"):
                 continue
             if frame[column].dtype == object and all(
                 v is None or isinstance(v, (int, float)) for v in frame[column]
@@ -150,44 +151,79 @@ def _results(value: ProfileResults | str | os.PathLike[str]) -> tuple[Any, str]:
     raise TypeError(f"compare() takes ProfileResults or paths of saved results, got {value!r}")
 
 
+def fraction_options(threshold: float | str | None = None, noise: float | str | None = None) -> Any:
+    """The engine's ``CompareOptions`` with a threshold and a noise threshold as given: a text
+    through the engine's parser, a number as it is (``validate()`` refuses one of 1 or more,
+    ``threshold=5``, as the parser refuses ``"5"``). The pytest plugin checks its options
+    with it before any test."""
+    options = native.CompareOptions()
+    if noise is not None:
+        options.noise = native.parse_noise(noise) if isinstance(noise, str) else float(noise)
+    if threshold is not None:
+        options.threshold = (native.parse_threshold(threshold) if isinstance(threshold, str)
+                             else float(threshold))  # fmt: skip
+    return options
+
+
 def compare(
     base: ProfileResults | str | os.PathLike[str],
     new: ProfileResults | str | os.PathLike[str],
     *,
     threshold: float | str | None = None,
+    noise: float | str | None = None,
     alpha: float = 0.05,
     higher_is_better: Sequence[str] = (),
     lower_is_better: Sequence[str] = (),
+    annotations: Sequence[str] = (),
+    metrics: Sequence[str] = (),
+    configs: Sequence[str] = (),
 ) -> Comparison:
     """Compares NEW against BASE row by row (docs/compare.md).
 
     Args:
-        base, new: :class:`ProfileResults`, or paths of saved results (JSON or journal).
+        base, new: :class:`ProfileResults`, or paths of saved results (JSON or journal), or
+            two directories of them, joined by session name.
         threshold: a SLOWER row worse than this makes :attr:`Comparison.regressed` true: a
-            fraction (0.05) or a percentage text (``"5%"``). None: never.
-        alpha: significance level of the two-sided Mann-Whitney U test.
+            fraction below 1 (0.05) or a percentage text (``"5%"``); at least the noise
+            threshold. None: never.
+        noise: a change within this is SAME, significant or not: a fraction (0.01) or a
+            percentage text (``"1%"``). None: the default, 1 %.
+        alpha: family-wise significance level of the rows' two-sided tests (Holm).
         higher_is_better, lower_is_better: metrics (derived ones, say) declared to improve
             upwards / downwards; they override the rules by name and unit.
+        annotations, metrics: only the rows of these annotations / metrics (``*`` matches any
+            characters); configs: only the configs with these values (``"n=1024"`` each; the
+            values of one parameter are alternatives).
 
     Raises:
-        ValueError (:class:`kscope.exceptions.InvalidArgumentError`): a bad threshold or alpha,
-            or a metric declared both ways.
+        ValueError (:class:`kscope.exceptions.InvalidArgumentError`): a bad threshold, noise or
+            alpha, a metric declared both ways, a declared metric or a filter that matches
+            nothing in either result, a file and a directory, or a directory with two results
+            of one session.
         TypeError: ``base`` or ``new`` is neither results nor a path.
     """
-    a, a_name = _results(base)
-    b, b_name = _results(new)
-    options = native.CompareOptions()
+    options = fraction_options(threshold, noise)
     options.alpha = float(alpha)
-    if isinstance(threshold, str):
-        options.threshold = native.parse_threshold(threshold)
-    elif threshold is not None:
-        options.threshold = float(threshold)
-    options.higher_is_better = list(higher_is_better)
-    options.lower_is_better = list(lower_is_better)
-    engine = native.compare(a, b, options)
+    for name, value in (("higher_is_better", higher_is_better),
+                        ("lower_is_better", lower_is_better), ("annotations", annotations),
+                        ("metrics", metrics), ("configs", configs)):  # fmt: skip
+        if isinstance(value, str):
+            raise TypeError(f"compare(): {name} takes a list of names, got the string {value!r}")
+        setattr(options, name, list(value))
+    options.validate()
+    paths = [os.fspath(v) if isinstance(v, (str, os.PathLike)) else None for v in (base, new)]
+    if any(p is not None and os.path.isdir(p) for p in paths):
+        a_name, b_name = paths
+        if a_name is None or b_name is None:
+            raise TypeError("compare() of a directory takes a second path, not results")
+        engine = native.compare_directories(a_name, b_name, options)
+    else:
+        a, a_name = _results(base)
+        b, b_name = _results(new)
+        engine = native.compare(a, b, options)
     engine.base_name = a_name
     engine.new_name = b_name
     return Comparison(engine)
 
 
-__all__ = ["Comparison", "VERDICT_COLORS", "compare"]
+__all__ = ["Comparison", "VERDICT_COLORS", "compare", "fraction_options"]

@@ -16,6 +16,8 @@ in a ``conftest.py``). It adds the fixture ``kscope_benchmark`` and the options:
 ``--kscope-fail=5%``
     with ``--kscope-compare``: a benchmark fails when a row is SLOWER than the baseline by more
     than this (a percentage or a fraction);
+``--kscope-noise=1%``
+    with ``--kscope-compare``: the comparison's noise threshold (default 1 %);
 ``--kscope-disable``
     run every benchmark function once per config, unmeasured (the fixture returns None).
 
@@ -197,6 +199,7 @@ class _Session:
     save_name: str | None  # the run's name with --kscope-autosave / --kscope-save
     baseline: str | None  # the directory --kscope-compare resolved to
     threshold: str | None
+    noise: str | None
     run_dir: str | None = None  # created at the first save
     measured: list[Measured] = field(default_factory=list)
     unmeasured: int = 0  # benchmarks run under --kscope-disable
@@ -232,6 +235,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kscope-fail", default=None, metavar="THRESHOLD",
                     help="with --kscope-compare: fail a benchmark SLOWER by more than this "
                          "(5%% or 0.05)")  # fmt: skip
+    group.addoption("--kscope-noise", default=None, metavar="NOISE",
+                    help="with --kscope-compare: a change within this is SAME (default 1%%)")
     group.addoption("--kscope-disable", action="store_true", default=False,
                     help="run each benchmark function once per config without measuring; "
                          "nothing is saved or compared")  # fmt: skip
@@ -248,16 +253,18 @@ def pytest_configure(config: pytest.Config) -> None:
                                 "'.', '-' and '_'")  # fmt: skip
     compare_with = config.getoption("--kscope-compare")
     threshold = config.getoption("--kscope-fail")
-    if threshold is not None:
-        if compare_with is None:
-            raise pytest.UsageError("--kscope-fail needs --kscope-compare[=RUN] (the results "
-                                    "to compare with)")  # fmt: skip
-        from ._native import native
+    noise = config.getoption("--kscope-noise")
+    if threshold is not None and compare_with is None:
+        raise pytest.UsageError("--kscope-fail needs --kscope-compare[=RUN] (the results "
+                                "to compare with)")  # fmt: skip
+    from .comparison import fraction_options
 
+    # The comparisons' options, checked before any test: the noise, then the threshold with it.
+    for option, threshold_given in (("--kscope-noise", None), ("--kscope-fail", threshold)):
         try:
-            native.parse_threshold(threshold)
+            fraction_options(threshold_given, noise).validate()
         except ValueError as e:
-            raise pytest.UsageError(f"--kscope-fail: {e}") from None
+            raise pytest.UsageError(f"{option}: {e}") from None
     if save is None and config.getoption("--kscope-autosave"):
         save = autosave_name(str(config.rootpath))
     baseline = None
@@ -265,7 +272,7 @@ def pytest_configure(config: pytest.Config) -> None:
         baseline = resolve_baseline(str(compare_with), storage)
     config.stash[_STATE] = _Session(storage=storage, disabled=disabled,
                                     save_name=None if disabled else save, baseline=baseline,
-                                    threshold=threshold)  # fmt: skip
+                                    threshold=threshold, noise=noise)  # fmt: skip
 
 
 class Benchmark:
@@ -336,7 +343,7 @@ class Benchmark:
             self._request.node.warn(pytest.PytestWarning(
                 f"kscope: no result to compare with: '{base}' does not exist"))  # fmt: skip
             return results
-        measured.comparison = compare(base, path, threshold=state.threshold)
+        measured.comparison = compare(base, path, threshold=state.threshold, noise=state.noise)
         if measured.comparison.regressed:
             pytest.fail(f"kscope: slower than {base} beyond {state.threshold}:\n"
                         f"{measured.comparison.markdown()}", pytrace=False)  # fmt: skip

@@ -1,6 +1,7 @@
 #pragma once
 // The Mann-Whitney U test (Wilcoxon rank-sum): do two samples come from distributions of which
-// one tends to give larger values? kscope compare's test on the raw runs (docs/compare.md).
+// one tends to give larger values? kscope compare's test of rows with 10 runs or more a side
+// (docs/compare.md).
 // Computed here (no scipy): exact distribution for small samples without ties, the normal
 // approximation with tie and continuity corrections otherwise.
 

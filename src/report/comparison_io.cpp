@@ -30,6 +30,7 @@ struct Column {
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> c = {
+      {"Session", [](const ComparisonRow& r) { return Json(r.session); }},
       {"Annotation", [](const ComparisonRow& r) { return Json(r.annotation); }},
       {"Metric", [](const ComparisonRow& r) { return Json(r.metric); }},
       {"Config", [](const ComparisonRow& r) { return Json(r.config); }},
@@ -45,8 +46,11 @@ const std::vector<Column>& columns() {
       {"Ratio", [](const ComparisonRow& r) { return number(r.ratio); }},
       {"RatioCI95_Lower", [](const ComparisonRow& r) { return number(r.ratio_ci_lower); }},
       {"RatioCI95_Upper", [](const ComparisonRow& r) { return number(r.ratio_ci_upper); }},
+      {"Test", [](const ComparisonRow& r) { return Json(r.test); }},
       {"PValue", [](const ComparisonRow& r) { return number(r.p_value); }},
+      {"PValueHolm", [](const ComparisonRow& r) { return number(r.p_adjusted); }},
       {"Verdict", [](const ComparisonRow& r) { return Json(to_string(r.verdict)); }},
+      {"WithinNoise", [](const ComparisonRow& r) { return Json(r.within_noise); }},
       {"BeyondThreshold", [](const ComparisonRow& r) { return Json(r.beyond_threshold); }},
   };
   return c;
@@ -74,27 +78,61 @@ std::string ci_text(const ComparisonRow& r) {
          format_significant(r.ratio_ci_upper, 4) + "]";
 }
 
-// The human-readable columns of the table and the markdown.
-std::vector<std::string> display_header() {
-  return {"Annotation", "Config", "Metric", "Unit", "Base", "New", "Ratio", "Ratio CI95",
-          "Change", "p", "Verdict"};
+bool has_sessions(const Comparison& c) {
+  return std::any_of(c.rows.begin(), c.rows.end(),
+                     [](const ComparisonRow& r) { return !r.session.empty(); });
 }
 
-std::vector<std::string> display_row(const ComparisonRow& r) {
-  return {r.annotation, r.config, r.metric, r.unit.value_or(""), num(r.base_value),
-          num(r.new_value), std::isfinite(r.ratio) ? format_significant(r.ratio, 4) : "-",
-          ci_text(r), change_text(r), std::isfinite(r.p_value) ? format_significant(r.p_value, 2) : "-",
-          verdict_text(r)};
-}
-
-// The table of print() and to_html_table().
-report::Cells display_cells(const Comparison& c) {
+// The human-readable table of print(), to_markdown() and to_html_table(), rows in `order`; a
+// Session column first when sets of results were compared.
+report::Cells display_cells(const Comparison& c, const std::vector<std::size_t>& order) {
+  const bool sessions = has_sessions(c);
   report::Cells cells;
-  cells.header = display_header();
-  for (const auto& r : c.rows) cells.rows.push_back(display_row(r));
-  cells.first_number = 4;  // Base, New, Ratio, Ratio CI95, Change, p
+  cells.header = {"Annotation", "Config", "Metric", "Unit", "Base", "New", "Ratio",
+                  "Ratio CI95", "Change", "p (Holm)", "Verdict"};
+  if (sessions) cells.header.insert(cells.header.begin(), "Session");
+  for (std::size_t i : order) {
+    const ComparisonRow& r = c.rows[i];
+    std::vector<std::string> row = {
+        r.annotation, r.config, r.metric, r.unit.value_or(""), num(r.base_value),
+        num(r.new_value), std::isfinite(r.ratio) ? format_significant(r.ratio, 4) : "-",
+        ci_text(r), change_text(r),
+        std::isfinite(r.p_adjusted) ? format_significant(r.p_adjusted, 2) : "-", verdict_text(r)};
+    if (sessions) row.insert(row.begin(), r.session);
+    cells.rows.push_back(std::move(row));
+  }
+  cells.first_number = sessions ? 5 : 4;  // Base, New, Ratio, Ratio CI95, Change, p
   cells.numbers = 6;
   return cells;
+}
+
+std::vector<std::size_t> table_order(const Comparison& c) {
+  std::vector<std::size_t> order(c.rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  return order;
+}
+
+// The regressed rows first (beyond the threshold, then the other SLOWER rows), then the rest,
+// each group in table order.
+std::vector<std::size_t> regressed_first(const Comparison& c) {
+  std::vector<std::size_t> order = table_order(c);
+  const auto rank = [&](std::size_t i) {
+    const ComparisonRow& r = c.rows[i];
+    return r.beyond_threshold ? 0 : r.verdict == Verdict::kSlower ? 1 : 2;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+  return order;
+}
+
+// How the verdicts were reached, under the table.
+std::string rules_line(const Comparison& c) {
+  std::size_t family = 0;
+  for (const auto& r : c.rows) family += std::isfinite(r.p_adjusted) ? 1 : 0;
+  return "FASTER/SLOWER: a change beyond the noise threshold of " +
+         format_general(100 * c.noise, 6) + "% with p < " + format_general(c.alpha, 6) +
+         " after Holm's adjustment over " + std::to_string(family) + " row" +
+         (family == 1 ? "" : "s") + " (docs/compare.md)";
 }
 
 std::string summary_line(const Comparison& c) {
@@ -128,6 +166,7 @@ std::string verdict_class(Verdict v) {
 std::string verdict_text(const ComparisonRow& r) {
   std::string v = to_string(r.verdict);
   if (r.beyond_threshold) v += " (beyond threshold)";
+  if (r.within_noise) v += " (within noise)";
   return v;
 }
 
@@ -149,7 +188,7 @@ void Comparison::print(std::ostream& out, bool colour) const {
   for (const auto& w : warnings) {
     out << report::tinted("warning: " + w, colour ? Tint::kYellow : Tint::kNone) << "\n";
   }
-  const report::Cells cells = display_cells(*this);
+  const report::Cells cells = display_cells(*this, table_order(*this));
   report::CellTint tint;
   if (colour) {
     tint = [&](std::size_t row, std::size_t column) {
@@ -163,7 +202,7 @@ void Comparison::print(std::ostream& out, bool colour) const {
     };
   }
   report::print_aligned(cells, out, tint);
-  out << summary_line(*this) << "\n";
+  out << summary_line(*this) << "\n" << rules_line(*this) << "\n";
 }
 
 std::string Comparison::to_markdown() const {
@@ -180,21 +219,27 @@ std::string Comparison::to_markdown() const {
     }
     return e;
   };
-  const auto header = display_header();
+  const std::vector<std::size_t> order = regressed_first(*this);
+  const report::Cells cells = display_cells(*this, order);
   out << "|";
-  for (const auto& h : header) out << " " << h << " |";
+  for (const auto& h : cells.header) out << " " << h << " |";
   out << "\n|";
-  for (std::size_t i = 0; i < header.size(); ++i) out << (i >= 4 && i <= 9 ? " ---: |" : " --- |");
+  for (std::size_t i = 0; i < cells.header.size(); ++i) {
+    const bool number = i >= cells.first_number && i < cells.first_number + cells.numbers;
+    out << (number ? " ---: |" : " --- |");
+  }
   out << "\n";
-  for (const auto& r : rows) {
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const ComparisonRow& r = rows[order[k]];
     out << "|";
-    auto fields = display_row(r);
+    auto fields = cells.rows[k];
     if (r.verdict == Verdict::kSlower || r.verdict == Verdict::kFaster) {
       fields.back() = "**" + fields.back() + "**";
     }
     for (const auto& f : fields) out << " " << cell(f) << " |";
     out << "\n";
   }
+  out << "\n" << rules_line(*this) << "\n";
   return out.str();
 }
 
@@ -206,7 +251,7 @@ std::string Comparison::to_html_table(std::size_t max_rows) const {
   for (const auto& w : warnings) {
     out << "<p class=\"warn\">warning: " << report::xml_escape(w) << "</p>\n";
   }
-  const report::Cells cells = display_cells(*this);
+  const report::Cells cells = display_cells(*this, table_order(*this));
   const std::size_t verdict_column = cells.header.size() - 1;
   report::HtmlTableOptions o;
   o.max_rows = max_rows;
@@ -217,7 +262,7 @@ std::string Comparison::to_html_table(std::size_t max_rows) const {
            verdict_color(v) + ";color:#fff;font-weight:bold\"";
   };
   report::write_html_table(cells, out, o);
-  out << "</div>\n";
+  out << "<p>" << report::xml_escape(rules_line(*this)) << "</p>\n</div>\n";
   return out.str();
 }
 
@@ -239,6 +284,8 @@ std::string Comparison::to_json() const {
            {"base", base_name},
            {"new", new_name},
            {"threshold", threshold ? number(*threshold) : Json(nullptr)},
+           {"noise", number(noise)},
+           {"alpha", number(alpha)},
            {"regressed", regressed()},
            {"warnings", warnings}};
   Json list = Json::array();

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/number_format.hpp"
-#include "report/compare_cells.hpp"
+#include "kscope/compare.hpp"
 #include "report/html_table.hpp"
 #include "report/svg_plot.hpp"
 #include "report/writer.hpp"
@@ -90,10 +90,8 @@ void write_html(const WriteInput& in, std::ostream& out) {
     out << "<h2>Compared with " << xml_escape(in.compare->name()) << " #" << in.compare->id()
         << "</h2>\n<p>Baseline: " << xml_escape(gpu_label(in.compare->metadata()))
         << ", " << xml_escape(in.compare->metadata().host)
-        << ". Ratio: this result's mean divided by the baseline's.</p>\n";
-    HtmlTableOptions o;
-    o.id = "compare";
-    write_html_table(compare_cells(r, *in.compare), out, o);
+        << ". The verdicts of <code>kscope compare BASELINE RESULT</code>.</p>\n"
+        << compare(*in.compare, r).to_html_table();
   }
   if (!r.timeline().phases.empty()) phase_totals(r, out);
   out << "<footer>Written by kscope " << xml_escape(r.metadata().kscope_version)

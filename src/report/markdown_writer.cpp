@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/config_failure.hpp"
-#include "report/compare_cells.hpp"
+#include "kscope/compare.hpp"
 #include "report/findings_table.hpp"
 #include "report/processed_cells.hpp"
 #include "report/writer.hpp"
@@ -79,8 +79,8 @@ void write_markdown(const WriteInput& in, std::ostream& out) {
   if (in.compare) {
     out << "\n### Compared with " << cell(in.compare->name()) << " #" << in.compare->id()
         << " (" << cell(in.compare->metadata().gpu.empty() ? "unknown GPU" : in.compare->metadata().gpu)
-        << ")\n\nRatio: this result's mean divided by the baseline's.\n\n";
-    table(compare_cells(r, *in.compare), out);
+        << ")\n\nThe verdicts of `kscope compare BASELINE RESULT`.\n\n"
+        << compare(*in.compare, r).to_markdown();
   }
 }
 

@@ -28,6 +28,9 @@ def test_smoke_mode_runs_and_reports(tmp_path: Path) -> None:
     if "skipped the GPU parts" in proc.stdout:
         assert "no CUDA device" in proc.stdout
         assert "synthetic samples (no GPU)" in proc.stdout
+        # The compare gate's analysis on synthetic sweeps: no A/A verdict in 3 pairs.
+        assert ("| 0 smoke | synthetic compare gate (no GPU): A/A rows with a verdict at noise 1 % "
+                "| rows | 3 | 0 | 0–0 |") in proc.stdout
     else:  # a GPU is there: the smoke sizes measured something real
         assert "1 timing overhead" in proc.stdout and "2 accuracy" in proc.stdout
 

@@ -78,8 +78,8 @@ def test_compare_names_exactly_the_slowed_rows_slower_beyond_the_threshold(tmp_p
     assert mul["BeyondThreshold"].astype(bool).tolist() == [True, True]
     # "add" is the same kernel in both sweeps, yet two sweeps can differ by about a percent
     # beyond their runs' noise (H200, 2026-12-02: add at 1M floats 4,147 against 4,096 ns,
-    # p = 0.005), which compare rightly calls FASTER or SLOWER. The threshold is what tells a
-    # regression from that: no "add" row may cross it.
+    # p = 0.005), which compare calls FASTER or SLOWER when it is beyond the 1 % noise
+    # threshold. The threshold is what tells a regression from that: no "add" row may cross it.
     assert add["BeyondThreshold"].astype(bool).tolist() == [False, False]
     assert ((add["Ratio"] - 1).abs() < 0.05).all()
     assert c.regressed

@@ -257,10 +257,28 @@ def test_fail_without_compare_is_a_usage_error(suite: pytest.Pytester) -> None:
             in usage_error(run(suite, "--kscope-fail=5%")))  # fmt: skip
 
 
-def test_a_bad_threshold_is_a_usage_error(suite: pytest.Pytester) -> None:
-    assert ("--kscope-fail: Invalid threshold 'fast'. Expected a percentage such as 5% or a "
-            "fraction such as 0.05.") in usage_error(
-        run(suite, "--kscope-compare=x", "--kscope-fail=fast"))  # fmt: skip
+@pytest.mark.parametrize(("option", "message"), [
+    ("--kscope-fail=fast", "--kscope-fail: Invalid threshold 'fast'. Expected a percentage such as "
+                           "5% or a fraction such as 0.05."),
+    ("--kscope-fail=5", "--kscope-fail: Invalid threshold '5': a bare number is a fraction of "
+                        "BASE, so 5 is 500%; did you mean 5%?"),
+    ("--kscope-noise=2", "--kscope-noise: Invalid noise '2': a bare number is a fraction of BASE, "
+                         "so 2 is 200%; did you mean 2%?"),
+    ("--kscope-fail=0.5%", "--kscope-fail: Invalid threshold 0.5%: below the noise threshold of "
+                           "1%, within which a change is SAME and never fails"),
+])  # fmt: skip
+def test_a_bad_threshold_or_noise_is_a_usage_error(suite: pytest.Pytester, option: str,
+                                                   message: str) -> None:  # fmt: skip
+    assert message in usage_error(run(suite, "--kscope-compare=x", option))
+
+
+def test_a_change_within_the_noise_passes_the_threshold(suite: pytest.Pytester) -> None:
+    base = suite.path / "base"
+    run(suite, f"--kscope-dir={base}").assert_outcomes(passed=1)
+    done = run(suite, f"--kscope-dir={suite.path / 'new'}", f"--kscope-compare={base}",
+               "--kscope-noise=25%", "--kscope-fail=25%", scale=1.2)  # fmt: skip
+    done.assert_outcomes(passed=1)
+    assert section(done)[-1].endswith("1.200  SAME (within noise)")
 
 
 def test_two_benchmarks_of_one_name_in_a_test_are_an_error(suite: pytest.Pytester) -> None:

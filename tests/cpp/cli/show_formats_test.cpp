@@ -64,7 +64,8 @@ TEST(ShowFormats, CompareAddsTheCompareTable) {
   const auto r = kscope_cli("show " + kResult + " -f html --compare " + kResult);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "<h2>Compared with vadd #0</h2>"));
-  EXPECT_TRUE(has(r.out, "<table id=\"compare\">"));
+  EXPECT_TRUE(has(r.out, "<div class=\"kscope-comparison\">")) << r.out;
+  EXPECT_TRUE(has(r.out, "kscope-verdict-same")) << r.out;
 }
 
 TEST(ShowFormats, UnknownFormatIsAUsageErrorListingTheFormats) {

@@ -1,122 +1,23 @@
-// kscope::compare on synthetic pairs: the verdicts (clearly faster, within noise, bimodal, too
-// few runs, one side missing), directions, the join, the environment warnings, bad options.
+// kscope::compare on synthetic results: the join (of two results and of sets by session),
+// the filters, directions, the warnings (environments, unfinished sessions, means without a
+// ratio) and every error of the options, the declarations and the filters. The verdicts of
+// rows: compare_verdict_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdint>
-#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "core/sample_comparison.hpp"
 #include "kscope/compare.hpp"
 #include "kscope/errors.hpp"
+#include "support/error_text.hpp"
+#include "support/normal_samples.hpp"
 
 namespace kscope {
 namespace {
 
-// Normal samples from a fixed seed, by Box-Muller on mt19937's (fully specified) output.
-std::vector<double> normal(double mean, double sd, int n, std::uint32_t seed) {
-  std::mt19937 gen(seed);
-  auto uniform = [&] { return (static_cast<double>(gen()) + 0.5) / 4294967296.0; };
-  std::vector<double> v;
-  for (int i = 0; i < n; ++i) {
-    v.push_back(mean + sd * std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()));
-  }
-  return v;
-}
-
-ComparisonRow verdict_of(const std::vector<double>& base, const std::vector<double>& next,
-                         Direction d = Direction::kLowerIsBetter,
-                         std::optional<double> threshold = std::nullopt) {
-  ComparisonRow row;
-  row.direction = d;
-  stats::compare_samples(base, next, 0.05, threshold, row);
-  return row;
-}
-
-TEST(CompareVerdictTest, ClearlyFaster) {
-  const auto row = verdict_of(normal(100, 1, 20, 1), normal(80, 1, 20, 2));
-  EXPECT_EQ(row.verdict, Verdict::kFaster);
-  EXPECT_NEAR(row.ratio, 0.8, 0.01);
-  EXPECT_LT(row.ratio_ci_lower, row.ratio);
-  EXPECT_GT(row.ratio_ci_upper, row.ratio);
-  EXPECT_LT(row.ratio_ci_upper, 0.82);
-  EXPECT_LT(row.p_value, 1e-6);
-  EXPECT_EQ(row.base_runs, 20u);
-}
-
-TEST(CompareVerdictTest, ClearlySlowerBeyondTheThreshold) {
-  const auto row = verdict_of(normal(100, 1, 20, 3), normal(120, 1, 20, 4),
-                              Direction::kLowerIsBetter, 0.05);
-  EXPECT_EQ(row.verdict, Verdict::kSlower);
-  EXPECT_TRUE(row.beyond_threshold);
-}
-
-TEST(CompareVerdictTest, SignificantButBelowTheThresholdDoesNotFail) {
-  // 0.5 % slower with 0.1 % noise: SLOWER, but not beyond a 5 % threshold.
-  const auto row = verdict_of(normal(100, 0.1, 30, 5), normal(100.5, 0.1, 30, 6),
-                              Direction::kLowerIsBetter, 0.05);
-  EXPECT_EQ(row.verdict, Verdict::kSlower);
-  EXPECT_FALSE(row.beyond_threshold);
-}
-
-TEST(CompareVerdictTest, WithinNoiseIsSame) {
-  const auto row = verdict_of(normal(100, 5, 20, 7), normal(101, 5, 20, 8));
-  EXPECT_EQ(row.verdict, Verdict::kSame);
-  EXPECT_NEAR(row.ratio, 1.01, 0.03);
-}
-
-TEST(CompareVerdictTest, BimodalWithTheSameModesIsSame) {
-  std::vector<double> base, next;
-  for (int i = 0; i < 20; ++i) {
-    base.push_back(i % 2 ? 20.0 + 0.01 * i : 10.0 + 0.01 * i);
-    next.push_back(i % 2 ? 10.0 + 0.01 * i : 20.0 + 0.01 * i);
-  }
-  EXPECT_EQ(verdict_of(base, next).verdict, Verdict::kSame);
-}
-
-TEST(CompareVerdictTest, BimodalWithSlowRunsIsSlower) {
-  // Every third run of NEW takes twice as long: a regression the mean's noise alone would hide
-  // (NEW's RSD is above its 30 % change), but BASE is quiet.
-  std::vector<double> base = normal(10, 0.05, 30, 9);
-  std::vector<double> next = normal(10, 0.05, 30, 10);
-  for (std::size_t i = 0; i < next.size(); i += 3) next[i] *= 2;
-  const auto row = verdict_of(base, next);
-  EXPECT_GT(row.new_rsd_pct, 100 * (row.ratio - 1));
-  EXPECT_EQ(row.verdict, Verdict::kSlower);
-}
-
-TEST(CompareVerdictTest, BeyondTheNoiseButTooFewRunsIsUnsure) {
-  // Three runs a side: the exact U test cannot go below p = 0.1.
-  const auto row = verdict_of({100, 101, 102}, {104, 105, 106});
-  EXPECT_EQ(row.verdict, Verdict::kUnsure);
-  EXPECT_NEAR(row.p_value, 0.1, 1e-12);
-}
-
-TEST(CompareVerdictTest, OneRunASide) {
-  EXPECT_EQ(verdict_of({100}, {100}).verdict, Verdict::kSame);
-  const auto row = verdict_of({100}, {110});
-  EXPECT_EQ(row.verdict, Verdict::kUnsure);
-  EXPECT_DOUBLE_EQ(row.ratio, 1.1);
-  EXPECT_TRUE(std::isnan(row.ratio_ci_lower));
-  EXPECT_TRUE(std::isnan(row.p_value));
-}
-
-TEST(CompareVerdictTest, HigherIsBetterTurnsTheVerdict) {
-  const auto row = verdict_of(normal(100, 1, 20, 11), normal(120, 1, 20, 12),
-                              Direction::kHigherIsBetter, 0.05);
-  EXPECT_EQ(row.verdict, Verdict::kFaster);
-  const auto worse = verdict_of(normal(100, 1, 20, 13), normal(80, 1, 20, 14),
-                                Direction::kHigherIsBetter, 0.05);
-  EXPECT_EQ(worse.verdict, Verdict::kSlower);
-  EXPECT_TRUE(worse.beyond_threshold);
-}
-
-TEST(CompareVerdictTest, NoValuesOnASideIsUnsure) {
-  const double nan = std::nan("");
-  EXPECT_EQ(verdict_of({nan, nan}, {1, 2}).verdict, Verdict::kUnsure);
-}
+using testing::normal;
 
 // --- the join -------------------------------------------------------------------------------
 
@@ -236,36 +137,217 @@ TEST(CompareTest, AnUnknownDirectionIsAssumedLowerAndWarnedOnce) {
   EXPECT_EQ(c.rows[0].verdict, Verdict::kSame);
 }
 
-TEST(CompareTest, BadOptionsAreInvalidArguments) {
+std::string compare_error(const Results& base, const Results& next, const CompareOptions& o) {
+  return testing::error_text<InvalidArgument>([&] { (void)compare(base, next, o); });
+}
+
+TEST(CompareTest, BadOptionsAreInvalidArgumentsNamingTheValue) {
   const Results r = results_of({{"a", kTime, 0, {1, 2}}}, {1});
+  const auto error = [&](auto set) {
+    CompareOptions o;
+    set(o);
+    return compare_error(r, r, o);
+  };
+  EXPECT_EQ(error([](CompareOptions& o) { o.alpha = 0; }),
+            "Invalid alpha 0. Expected a significance level between 0 and 1, e.g. 0.05.");
+  EXPECT_EQ(error([](CompareOptions& o) { o.threshold = -0.5; }),
+            "Invalid threshold '-0.5': negative. Expected a percentage such as 5% or a fraction "
+            "such as 0.05.");
+  // A number of 1 or more is 100 % or more: Python's threshold=5 is refused as --threshold 5 is.
+  EXPECT_EQ(error([](CompareOptions& o) { o.threshold = 5; }),
+            "Invalid threshold '5': a bare number is a fraction of BASE, so 5 is 500%; did you "
+            "mean 5%?");
+  EXPECT_EQ(error([](CompareOptions& o) { o.noise = 2; }),
+            "Invalid noise '2': a bare number is a fraction of BASE, so 2 is 200%; did you mean "
+            "2%?");
+  EXPECT_EQ(error([](CompareOptions& o) { o.noise = std::nan(""); }),
+            "Invalid noise 'nan'. Expected a percentage such as 5% or a fraction such as 0.05.");
+  EXPECT_EQ(error([](CompareOptions& o) { o.threshold = 0.005; }),
+            "Invalid threshold 0.5%: below the noise threshold of 1%, within which a change is "
+            "SAME and never fails; lower the noise threshold too (CLI --noise, Python noise=).");
+  EXPECT_EQ(error([](CompareOptions& o) {
+              o.threshold = 0.005;
+              o.noise = 0.005;
+            }),
+            "no error");
+  EXPECT_EQ(error([](CompareOptions& o) {
+              o.higher_is_better = {"x"};
+              o.lower_is_better = {"x"};
+            }),
+            "Metric 'x' is declared both higher-is-better and lower-is-better; declare it once.");
+  EXPECT_EQ(error([](CompareOptions& o) { o.configs = {"n"}; }),
+            "Invalid config filter 'n'. Expected a parameter and a value, such as n=1024.");
+}
+
+TEST(CompareTest, ThresholdAndNoiseTextsAsAUserWritesThem) {
+  EXPECT_DOUBLE_EQ(parse_threshold("5%"), 0.05);
+  EXPECT_DOUBLE_EQ(parse_threshold("0.05"), 0.05);
+  EXPECT_DOUBLE_EQ(parse_noise("0.5%"), 0.005);
+  EXPECT_DOUBLE_EQ(parse_noise("0"), 0.0);
+  const auto error = [](const std::string& text) {
+    return testing::error_text<InvalidArgument>([&] { (void)parse_threshold(text); });
+  };
+  EXPECT_EQ(error("fast"),
+            "Invalid threshold 'fast'. Expected a percentage such as 5% or a fraction such as 0.05.");
+  EXPECT_EQ(error("%"),
+            "Invalid threshold '%'. Expected a percentage such as 5% or a fraction such as 0.05.");
+  EXPECT_EQ(error(""),
+            "Invalid threshold '': empty. Expected a percentage such as 5% or a fraction such as "
+            "0.05.");
+  EXPECT_EQ(error("-5%"),
+            "Invalid threshold '-5%': negative. Expected a percentage such as 5% or a fraction "
+            "such as 0.05.");
+  EXPECT_EQ(error("5"),
+            "Invalid threshold '5': a bare number is a fraction of BASE, so 5 is 500%; did you "
+            "mean 5%?");
+  EXPECT_EQ(error("1"),
+            "Invalid threshold '1': a bare number is a fraction of BASE, so 1 is 100%; did you "
+            "mean 1%?");
+  EXPECT_EQ(error("150%"), "Invalid threshold '150%': it must be below 100%.");
+  EXPECT_EQ(testing::error_text<InvalidArgument>([] { (void)parse_noise("3"); }),
+            "Invalid noise '3': a bare number is a fraction of BASE, so 3 is 300%; did you mean "
+            "3%?");
+}
+
+TEST(CompareTest, FiltersByAnnotationMetricAndConfig) {
+  const Results r = results_of({{"add", kTime, 0, {1, 2}},
+                                {"add", kTime, 1, {1, 2}},
+                                {"add", kTime, 2, {1, 2}},
+                                {"mul", kTime, 0, {1, 2}},
+                                {"add", "bandwidth", 0, {1, 2}, std::string("GB/s")}},
+                               {1, 2, 4});
+  const auto keys = [&](const CompareOptions& o) {
+    std::vector<std::string> out;
+    for (const auto& row : compare(r, r, o).rows) {
+      out.push_back(row.annotation + " " + row.config + " " + row.metric);
+    }
+    return out;
+  };
   CompareOptions o;
-  o.alpha = 0;
-  try {
-    (void)compare(r, r, o);
-    FAIL() << "no exception";
-  } catch (const InvalidArgument& e) {
-    EXPECT_STREQ(e.what(),
-                 "Invalid alpha 0. Expected a significance level between 0 and 1, e.g. 0.05.");
-  }
+  o.annotations = {"mu*"};
+  EXPECT_EQ(keys(o), std::vector<std::string>{"mul n=1 gpu__time_duration.sum"});
   o = {};
-  o.threshold = -0.5;
-  try {
-    (void)compare(r, r, o);
-    FAIL() << "no exception";
-  } catch (const InvalidArgument& e) {
-    EXPECT_STREQ(e.what(), "Invalid threshold -0.5. Expected a fraction >= 0, e.g. 0.05 for 5 %.");
-  }
+  o.metrics = {"band*"};
+  EXPECT_EQ(keys(o), std::vector<std::string>{"add n=1 bandwidth"});
   o = {};
-  o.higher_is_better = {"x"};
-  o.lower_is_better = {"x"};
-  try {
-    (void)compare(r, r, o);
-    FAIL() << "no exception";
-  } catch (const InvalidArgument& e) {
-    EXPECT_STREQ(e.what(),
-                 "Metric 'x' is declared both higher-is-better and lower-is-better; declare it "
-                 "once.");
+  o.annotations = {"add"};
+  o.metrics = {kTime};
+  o.configs = {"n=2", "n=4"};  // values of one parameter are alternatives
+  EXPECT_EQ(keys(o), (std::vector<std::string>{"add n=2 gpu__time_duration.sum",
+                                               "add n=4 gpu__time_duration.sum"}));
+}
+
+// A declared metric or a filter that matches nothing in BASE or NEW names what there is.
+TEST(CompareTest, NamesThatMatchNothingAreErrorsNamingWhatThereIs) {
+  const Results r = results_of({{"add", kTime, 0, {1, 2}},
+                                {"mul", kTime, 1, {1, 2}},
+                                {"add", "bandwidth", 0, {1, 2}, std::string("GB/s")}},
+                               {1, 2});
+  const std::vector<std::pair<CompareOptions, std::string>> cases = [] {
+    std::vector<std::pair<CompareOptions, std::string>> c(6);
+    c[0].first.higher_is_better = {"bandwith"};
+    c[0].second = "Metric 'bandwith' declared higher-is-better is not a metric of BASE or NEW "
+                  "(their metrics: bandwidth, gpu__time_duration.sum).";
+    c[1].first.lower_is_better = {"bytes"};
+    c[1].second = "Metric 'bytes' declared lower-is-better is not a metric of BASE or NEW (their "
+                  "metrics: bandwidth, gpu__time_duration.sum).";
+    c[2].first.annotations = {"div"};
+    c[2].second = "annotation filter 'div' matches no annotation of BASE or NEW (their "
+                  "annotations: add, mul).";
+    c[3].first.metrics = {"dram*"};
+    c[3].second = "metric filter 'dram*' matches no metric of BASE or NEW (their metrics: "
+                  "bandwidth, gpu__time_duration.sum).";
+    c[4].first.configs = {"m=1"};
+    c[4].second = "config filter 'm=1': BASE and NEW have no parameter 'm' (their parameters: n).";
+    c[5].first.configs = {"n=3"};
+    c[5].second = "config filter 'n=3' matches no config of BASE or NEW (their values of 'n': 1, "
+                  "2).";
+    return c;
+  }();
+  for (const auto& [options, message] : cases) EXPECT_EQ(compare_error(r, r, options), message);
+}
+
+TEST(CompareTest, AnUnfinishedSessionOnASideIsWarnedAboutNamingTheSide) {
+  const Results done = results_of({{"a", kTime, 0, {1, 2}}, {"a", kTime, 1, {1, 2}}}, {1, 2});
+  Results::Data d = results_of({{"a", kTime, 0, {1, 2}}}, {1, 2}).data();
+  d.complete = false;
+  d.journal_path = "out/journal-sweep-0.jsonl";
+  const Results unfinished(std::move(d));
+  const Comparison c = compare(unfinished, done);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0],
+            "BASE is the result of an unfinished session (journal 'out/journal-sweep-0.jsonl'): "
+            "the rows it had not measured yet are NEW_ONLY");
+  EXPECT_EQ(c.rows[1].verdict, Verdict::kNewOnly);
+  const Comparison other = compare(done, unfinished);
+  EXPECT_EQ(other.warnings, std::vector<std::string>{
+                                "NEW is the result of an unfinished session (journal "
+                                "'out/journal-sweep-0.jsonl'): the rows it had not measured yet "
+                                "are BASE_ONLY"});
+}
+
+TEST(CompareTest, MeansWithoutARatioAreWarnedAboutNamingTheFirstRowOfTheMetric) {
+  const Results base = results_of({{"a", "delta", 0, {-1, -1}, std::nullopt},
+                                   {"a", "delta", 1, {-2, -2}, std::nullopt},
+                                   {"a", "delta", 2, {3, 3}, std::nullopt},
+                                   {"a", kTime, 0, {0, 0}}},
+                                  {1, 2, 3});
+  const Results next = results_of({{"a", "delta", 0, {1, 1}, std::nullopt},
+                                   {"a", "delta", 1, {2, 2}, std::nullopt},
+                                   {"a", "delta", 2, {-3, -3}, std::nullopt},
+                                   {"a", kTime, 0, {0, 0}}},
+                                  {1, 2, 3});
+  CompareOptions o;
+  o.higher_is_better = {"delta"};
+  const Comparison c = compare(base, next, o);
+  ASSERT_EQ(c.warnings.size(), 1u);  // equal means (0 and 0) have no ratio and need none
+  EXPECT_EQ(c.warnings[0],
+            "no ratio for annotation 'a', config 'n=1', metric 'delta': BASE's mean is -1 (a ratio "
+            "needs positive means), so the row is UNSURE (and 2 more rows of 'delta')");
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(c.rows[i].verdict, Verdict::kUnsure);
+    EXPECT_TRUE(std::isnan(c.rows[i].ratio));
   }
+  EXPECT_EQ(c.rows[3].verdict, Verdict::kSame);
+}
+
+Results named(const std::string& name, double scale) {
+  Results::Data d = results_of({{"k", kTime, 0, normal(100 * scale, 0.1, 12, 3)}}, {1}).data();
+  d.name = name;
+  return Results(std::move(d));
+}
+
+TEST(CompareTest, SetsOfResultsJoinBySessionNameAsOneFamily) {
+  std::vector<Results> base;
+  base.push_back(named("vadd", 1.0));
+  base.push_back(named("gone", 1.0));
+  base.push_back(named("matmul", 1.0));
+  std::vector<Results> next;
+  next.push_back(named("matmul", 1.2));
+  next.push_back(named("vadd", 1.0));
+  next.push_back(named("added", 1.0));
+  CompareOptions o;
+  o.threshold = 0.05;
+  const Comparison c = compare(base, next, o);
+  ASSERT_EQ(c.rows.size(), 4u);
+  // Sessions by name: gone, matmul, vadd (both sides), then added (NEW only).
+  EXPECT_EQ(c.rows[0].session, "gone");
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kBaseOnly);
+  EXPECT_EQ(c.rows[1].session, "matmul");
+  EXPECT_EQ(c.rows[1].verdict, Verdict::kSlower);
+  EXPECT_TRUE(c.rows[1].beyond_threshold);
+  EXPECT_EQ(c.rows[2].session, "vadd");
+  EXPECT_EQ(c.rows[3].session, "added");
+  EXPECT_EQ(c.rows[3].verdict, Verdict::kNewOnly);
+  EXPECT_DOUBLE_EQ(c.rows[1].p_adjusted, std::min(1.0, 2 * c.rows[1].p_value));  // 2 with a p
+  EXPECT_EQ(c.warnings, (std::vector<std::string>{"session 'gone' is only in BASE",
+                                                  "session 'added' is only in NEW"}));
+  EXPECT_TRUE(c.regressed());
+  std::vector<Results> twice;
+  twice.push_back(named("vadd", 1.0));
+  twice.push_back(named("vadd", 1.0));
+  EXPECT_EQ(testing::error_text<InvalidArgument>([&] { (void)compare(twice, next); }),
+            "BASE has two results of session 'vadd'; compare them one pair at a time");
 }
 
 }  // namespace

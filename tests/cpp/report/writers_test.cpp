@@ -19,6 +19,7 @@
 #include "golden.hpp"
 #include "journal_sample.hpp"
 #include "kscope/annotation.hpp"
+#include "kscope/compare.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
 #include "report/processed_cells.hpp"
@@ -317,22 +318,27 @@ TEST(MarkdownTest, PipesInNamesAreEscaped) {
   EXPECT_TRUE(has(written(Results(d), "md"), "| a\\|b | 1024 |"));
 }
 
-TEST(MarkdownTest, CompareTableHasBothMeansAndTheRatio) {
+// The compare table of html and md is kscope compare's: the same engine on the raw runs, the
+// same verdicts. A result whose processed means alone were edited compares as its runs do.
+TEST(MarkdownTest, TheCompareTableIsKscopeComparesOnTheRuns) {
   const Results base = testing::sample_results(false);
   Results::Data d = base.data();
-  for (auto& p : d.processed) p.avg *= 0.5;
-  d.processed.pop_back();
+  for (auto& raw : d.raw) {
+    if (raw.annotation == "fast" && raw.metric == kTimeMetric) raw.value *= 1.3;
+  }
+  for (auto& p : d.processed) p.avg *= 2;  // not what compare reads
+  const Results next(std::move(d));
   WriteOptions o;
   o.compare = &base;
-  const std::string md = written(Results(d), "md", o);
-  EXPECT_TRUE(has(md, "### Compared with vadd #0 (NVIDIA H200)"));
-  EXPECT_TRUE(has(md, "| Annotation | Config | Metric | Unit | Baseline | Result | Ratio | Change |"));
-  EXPECT_TRUE(has(md, "| baseline | n=1024, dtype=f32 | gpu__time_duration.sum | ns | 2010.00 | 1005.00 | 0.5000 | -50.0% |\n"))
+  const std::string md = written(next, "md", o);
+  EXPECT_TRUE(has(md, "### Compared with vadd #0 (NVIDIA H200)\n\nThe verdicts of `kscope "
+                      "compare BASELINE RESULT`.\n\n" + compare(base, next).to_markdown()))
       << md;
-  // The row the result lacks: its value is "-".
-  const auto& last = base.processed().back();
-  EXPECT_TRUE(has(md, "| " + last.metric + " | " + last.unit.value_or("") + " | "));
-  EXPECT_TRUE(has(md, " | - | - | - |\n"));
+  EXPECT_TRUE(has(md, "| fast | n=1024, dtype=f32 | gpu__time_duration.sum | ns | 1010.00 | "
+                      "1313.00 | 1.300 | [1.271, 1.330] | +30.0% |"))
+      << md;
+  const std::string html = written(next, "html", o);
+  EXPECT_TRUE(has(html, compare(base, next).to_html_table())) << html;
 }
 
 TEST(HtmlTest, SelfContainedWithOnePlotPerMetric) {

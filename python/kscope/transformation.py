@@ -133,7 +133,7 @@ TRAILING_COLUMNS = ("Kernel", "Block", "Thread", "Address", "Size", "File", "Lin
 def engine_findings(results: Any) -> list[dict[str, Any]]:
     """The findings of an engine ``Results`` (empty for the measuring tools), as the JSON
     document spells them."""
-    if str(results.metadata.tool) != "sanitizer":
+    if not results.checked:
         return []
     return list(json.loads(results.to_json()).get("findings", []))
 

@@ -286,6 +286,8 @@ void bind_results(nb::module_& m) {
                    "Host phases and kernel times (empty for files saved without them).")
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)
+      .def_prop_ro("checked", &Results::checked,
+                   "A check's result (kscope.sanitize): its findings are the result, even none.")
       .def_prop_ro("failed_configs", &Results::failed_configs,
                    "The configs whose benchmark raised with on_config_error 'skip'.")
       .def_prop_ro("load_warnings", &Results::load_warnings,

@@ -430,6 +430,10 @@ ProcessedRow processed_row_from_json(const JsonField& j,
   return p;
 }
 
+bool names_a_checking_tool(const Results::Data& d) {
+  return (d.metadata.tool.empty() ? d.options.tool : d.metadata.tool) == "sanitizer";
+}
+
 Json to_json(const RunLog& r) { return text_to_json(r); }
 
 RunLog run_log_from_json(const JsonField& j) {

@@ -33,21 +33,7 @@ TEST(MergeTest, TheSharesOfASweepJoinIntoTheWholeSweep) {
   const Results joined = merge({shard("merge_0", "0/2"), shard("merge_1", "1/2")});
   EXPECT_TRUE(joined.complete());
   EXPECT_EQ(joined.metadata().shard_count, 1);
-  ASSERT_EQ(joined.processed().size(), whole.processed().size());
-  for (std::size_t i = 0; i < whole.processed().size(); ++i) {
-    const ProcessedRow& a = whole.processed()[i];
-    const ProcessedRow& b = joined.processed()[i];
-    EXPECT_EQ(b.config, a.config);
-    EXPECT_EQ(b.annotation, a.annotation);
-    EXPECT_DOUBLE_EQ(b.avg, a.avg);
-    EXPECT_EQ(b.num_runs, a.num_runs);
-    EXPECT_DOUBLE_EQ(b.geomean, a.geomean);
-  }
-  ASSERT_EQ(joined.raw().size(), whole.raw().size());
-  for (std::size_t i = 0; i < whole.raw().size(); ++i) {
-    EXPECT_EQ(joined.raw()[i].config, whole.raw()[i].config);
-    EXPECT_EQ(joined.raw()[i].run, whole.raw()[i].run);
-  }
+  testing::expect_same_tables(joined, whole);
 }
 
 TEST(MergeTest, NoPartsIsRefused) {

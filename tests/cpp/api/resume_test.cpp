@@ -55,17 +55,7 @@ TEST(ResumeTest, TheResumedResultEqualsAnUninterruptedSweep) {
   Options o = sweep_options("resume_resumed");
   o.resume = interrupted_journal("resume_first");
   const Results resumed = run_sweep(o);
-  ASSERT_EQ(resumed.processed().size(), whole.processed().size());
-  for (std::size_t i = 0; i < whole.processed().size(); ++i) {
-    EXPECT_EQ(resumed.processed()[i].config, whole.processed()[i].config);
-    EXPECT_DOUBLE_EQ(resumed.processed()[i].avg, whole.processed()[i].avg);
-    EXPECT_EQ(resumed.processed()[i].num_runs, whole.processed()[i].num_runs);
-  }
-  ASSERT_EQ(resumed.raw().size(), whole.raw().size());
-  for (std::size_t i = 0; i < whole.raw().size(); ++i) {
-    EXPECT_EQ(resumed.raw()[i].config, whole.raw()[i].config);
-    EXPECT_EQ(resumed.raw()[i].run, whole.raw()[i].run);
-  }
+  testing::expect_same_tables(resumed, whole);
 }
 
 TEST(ResumeTest, MergeResumedPutsTheCarriedPartInFront) {

@@ -3,6 +3,8 @@
 // plan, journal, Session and tables around a fake collector): what the api tests merge, resume
 // and plan. Config n's kernel takes 100 + n ns in every run.
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -47,6 +49,26 @@ inline Results run_sweep(const Options& o, std::size_t fail_at = kSweepConfigs) 
     Annotation a("region");
     tool->launch("k", 100.0 + static_cast<double>(n));
   }, o, std::move(collector));
+}
+
+/// `got` has the rows of `want`: processed rows with the same config, annotation and
+/// statistics, raw rows with the same config and run, in the same order.
+inline void expect_same_tables(const Results& got, const Results& want) {
+  ASSERT_EQ(got.processed().size(), want.processed().size());
+  for (std::size_t i = 0; i < want.processed().size(); ++i) {
+    const ProcessedRow& a = want.processed()[i];
+    const ProcessedRow& b = got.processed()[i];
+    EXPECT_EQ(b.config, a.config);
+    EXPECT_EQ(b.annotation, a.annotation);
+    EXPECT_DOUBLE_EQ(b.avg, a.avg);
+    EXPECT_EQ(b.num_runs, a.num_runs);
+    EXPECT_DOUBLE_EQ(b.geomean, a.geomean);
+  }
+  ASSERT_EQ(got.raw().size(), want.raw().size());
+  for (std::size_t i = 0; i < want.raw().size(); ++i) {
+    EXPECT_EQ(got.raw()[i].config, want.raw()[i].config);
+    EXPECT_EQ(got.raw()[i].run, want.raw()[i].run);
+  }
 }
 
 /// The one journal a sweep wrote in the directory `prefix` ("" when there is none): its file

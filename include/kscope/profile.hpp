@@ -46,6 +46,14 @@ using Benchmark = std::function<void(const Config& config)>;
 /// kernel launch of the process about a microsecond. Does not throw.
 void release() noexcept;
 
+/// A check kscope calls about every 100 ms while it waits for a child process (a part of the
+/// ncu or compute-sanitizer tool), on the thread that called profile(). An exception it throws
+/// stops the child (SIGTERM, then SIGKILL after 5 s), closes the journal with what was measured
+/// and leaves profile() unchanged, as the benchmark's own exceptions do. The Python front sets
+/// one that raises KeyboardInterrupt for a pending Ctrl-C (docs/faults.md). An empty function
+/// removes it.
+void set_interrupt_check(std::function<void()> check);
+
 /// kscope's version string ("0.1.0").
 [[nodiscard]] const char* version();
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from notebook_kernel import install_kernel_spec, require_packages
-from script_runner import describe, run_script
+from script_runner import FIXTURES_DIR, describe, run_script
 
 import kscope
 from kscope._native import native
@@ -26,6 +26,7 @@ import json, os, signal, sys, threading, time
 import kscope
 from kscope._native import native
 
+ENGINE = native.profile  # the real one, for the ncu tool
 native.profile = native._test_profile_without_device
 
 
@@ -135,6 +136,57 @@ def test_sigterm_without_a_handler_ends_the_process_and_resume_completes_the_swe
     df = bench().to_dataframe()
     assert list(df["n"]) == list(range(1, 31))
     assert list(df["NumRuns"]) == [2] * 30
+
+
+NCU_SCRIPT = SWEEP + """
+out = sys.argv[1]
+journal = os.path.join(out, "journal-bench-0.jsonl")
+
+@kscope.analyze.kernel(configs=[1, 2], runs=1, tool="ncu", output_prefix=out + "/",
+                       verbosity=kscope.VerbosityLevel.SILENT)
+def bench(n):
+    with kscope.annotate("step"):
+        pass
+
+# Ctrl-C once the (fake) ncu part runs.
+pid_file = os.environ["FAKE_NCU_PID"]
+def watch():
+    while not os.path.exists(pid_file) or not open(pid_file).read().strip():
+        time.sleep(0.005)
+    SENT.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=watch, daemon=True).start()
+native.profile = ENGINE
+try:
+    bench()
+    caught = None
+except BaseException as e:
+    caught = type(e).__name__
+native.profile = native._test_profile_without_device
+after = time.monotonic() - SENT[0]
+try:
+    os.kill(int(open(pid_file).read()), 0)
+    ncu_left = True
+except ProcessLookupError:
+    ncu_left = False
+nxt = sweep(out + "/next/", [1, 2])
+print(json.dumps({"caught": caught, "after_s": after, "ncu_left": ncu_left,
+                  "end": journal_lines(journal)[-1],
+                  "next": [int(n) for n in nxt.to_dataframe()["n"]]}))
+"""
+
+
+def test_ctrl_c_while_an_ncu_part_runs_stops_it_at_once(tmp_path: Path) -> None:
+    done = run_script(tmp_path, "sweep.py", NCU_SCRIPT, args=(str(tmp_path),), timeout=120, env={
+        "KSCOPE_NCU": f"{FIXTURES_DIR}/ncu/fake_ncu.sh", "FAKE_NCU_MODE": "hang",
+        "FAKE_NCU_PID": str(tmp_path / "ncu.pid")})  # fmt: skip
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["caught"] == "KeyboardInterrupt", describe(done, tmp_path)
+    assert report["after_s"] < 1.0
+    assert report["ncu_left"] is False  # stopped and reaped
+    assert report["end"]["kind"] == "end"
+    assert report["end"]["error"].splitlines()[-1].startswith("KeyboardInterrupt")
+    assert report["next"] == [1, 2]
 
 
 NOTEBOOK_SWEEP = SWEEP + """

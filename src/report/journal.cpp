@@ -1,9 +1,9 @@
 #include "report/journal.hpp"
 
-#include <algorithm>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -41,9 +41,14 @@ std::string journal_write_error(const std::string& path, int error) {
                      : error == EFBIG  ? "EFBIG"
                      : error == ENOENT ? "ENOENT"
                                        : nullptr;
-  const std::string why = error == ENOENT ? std::string("the file was deleted while the sweep ran")
-                                          : std::strerror(error);
-  return "cannot write the journal '" + path + "': " + why + (name ? " (" + std::string(name) + ")" : "") +
+  const std::string head = "cannot write the journal '" + path + "': ";
+  const std::string code = name ? " (" + std::string(name) + ")" : "";
+  if (error == ENOENT) {
+    return head + "the file was deleted while the sweep ran" + code +
+           ". The sweep stopped; what it measured went with the file. Measure again into an "
+           "output_prefix that stays.";
+  }
+  return head + std::strerror(error) + code +
          ". The sweep stopped; the runs journaled before are kept and load. Free space or "
          "choose another output_prefix, then pass the journal as resume= to measure the rest.";
 }
@@ -78,8 +83,8 @@ void JournalWriter::write_pieces(const std::vector<std::string_view>& pieces) {
   // fdatasync: on the H200 VM it cost about a millisecond per append, paid on every journal write.
   ok = ok && std::fflush(file_) == 0;
   if (!ok) fail_write(start, errno);
-  // A journal whose file was deleted (its directory removed) would take the sweep's data with
-  // it when closed: say so now, while the runs before are still in the caller's hands.
+  // A journal whose file was deleted (its directory removed) loses every line: say so at the
+  // next line, not after the sweep.
   struct stat st{};
   if (::fstat(::fileno(file_), &st) == 0 && st.st_nlink == 0) fail_write(start, ENOENT);
 }

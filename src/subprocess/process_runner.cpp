@@ -89,11 +89,12 @@ std::string program_path(const std::string& program) {
 // exec, which posix_spawn cannot do. Only async-signal-safe calls run in the child before exec;
 // an exec failure comes back through a close-on-exec pipe.
 pid_t spawn(const std::string& program, char** argv, char** envp, int err_fd, int out_fd) {
+  const auto cannot_start = [&](int error) {
+    return ToolError("cannot start '" + program + "': " + std::strerror(error) +
+                     ". Check that the path exists and is executable.");
+  };
   const std::string path = program_path(program);
-  if (path.empty()) {
-    throw ToolError("cannot start '" + program + "': " + std::strerror(ENOENT) +
-                    ". Check that the path exists and is executable.");
-  }
+  if (path.empty()) throw cannot_start(ENOENT);
   Pipe status;
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -120,8 +121,7 @@ pid_t spawn(const std::string& program, char** argv, char** envp, int err_fd, in
   } while (n < 0 && errno == EINTR);
   if (n == static_cast<ssize_t>(sizeof error)) {  // the child never reached the program
     (void)::waitpid(pid, nullptr, 0);
-    throw ToolError("cannot start '" + program + "': " + std::strerror(error) +
-                    ". Check that the path exists and is executable.");
+    throw cannot_start(error);
   }
   return pid;
 }

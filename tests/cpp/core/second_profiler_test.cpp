@@ -23,23 +23,36 @@
 namespace kscope {
 namespace {
 
+Options quiet() {
+  Options o;
+  o.verbosity = Verbosity::kSilent;
+  return o;
+}
+
+// A child process that takes the lock of `uuid`, holds it for `hold` and exits; returns once it
+// holds it.
+pid_t hold_lock_in_child(const std::string& uuid, std::chrono::milliseconds hold) {
+  int ready[2];
+  if (::pipe(ready) != 0) return -1;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const DeviceLock lock(uuid, Logger(quiet()));
+    (void)!::write(ready[1], "x", 1);
+    std::this_thread::sleep_for(hold);
+    ::_exit(0);
+  }
+  char c;
+  (void)!::read(ready[0], &c, 1);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  return pid;
+}
+
 TEST(DeviceLockTest, TheSecondWaitsNamingTheFirstAndGetsItWhenItEnds) {
   const std::string dir = testing::scratch_dir("device_lock_wait");  // ends with '/'
   ::setenv("TMPDIR", dir.substr(0, dir.size() - 1).c_str(), 1);
   const std::string uuid = "GPU-test-" + std::to_string(::getpid());
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  const pid_t first = ::fork();
-  if (first == 0) {
-    Options quiet;
-    quiet.verbosity = Verbosity::kSilent;
-    const DeviceLock lock(uuid, Logger(quiet));
-    (void)!::write(ready[1], "x", 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
-    ::_exit(0);
-  }
-  char c;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  const pid_t first = hold_lock_in_child(uuid, std::chrono::milliseconds(400));
   std::string printed;
   Options opt;
   opt.verbosity = Verbosity::kInfo;
@@ -60,25 +73,11 @@ TEST(DeviceLockTest, AKilledHolderReleasesTheLock) {
   const std::string dir = testing::scratch_dir("device_lock_killed");
   ::setenv("TMPDIR", dir.c_str(), 1);
   const std::string uuid = "GPU-killed-" + std::to_string(::getpid());
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  const pid_t first = ::fork();
-  if (first == 0) {
-    Options quiet;
-    quiet.verbosity = Verbosity::kSilent;
-    const DeviceLock lock(uuid, Logger(quiet));
-    (void)!::write(ready[1], "x", 1);
-    std::this_thread::sleep_for(std::chrono::seconds(30));
-    ::_exit(0);
-  }
-  char c;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  const pid_t first = hold_lock_in_child(uuid, std::chrono::seconds(30));
   ::kill(first, SIGKILL);
   ::waitpid(first, nullptr, 0);
-  Options quiet;
-  quiet.verbosity = Verbosity::kSilent;
   const auto t0 = std::chrono::steady_clock::now();
-  { const DeviceLock lock(uuid, Logger(quiet)); }
+  { const DeviceLock lock(uuid, Logger(quiet())); }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
   ::unsetenv("TMPDIR");
 }

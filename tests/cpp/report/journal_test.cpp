@@ -294,9 +294,10 @@ TEST(JournalTest, WriteErrorsNameThePathTheErrnoAndWhatToDo) {
             "cannot write the journal '/mnt/full/j.jsonl': No space left on device (ENOSPC). The "
             "sweep stopped; the runs journaled before are kept and load. Free space or choose "
             "another output_prefix, then pass the journal as resume= to measure the rest.");
-  EXPECT_NE(report::journal_write_error("/j", ENOENT)
-                .find("'/j': the file was deleted while the sweep ran (ENOENT). "),
-            std::string::npos);
+  EXPECT_EQ(report::journal_write_error("/j", ENOENT),
+            "cannot write the journal '/j': the file was deleted while the sweep ran (ENOENT). "
+            "The sweep stopped; what it measured went with the file. Measure again into an "
+            "output_prefix that stays.");
   EXPECT_NE(report::journal_write_error("/j", EROFS).find("Read-only file system (EROFS)"),
             std::string::npos);
 }

@@ -176,6 +176,17 @@ def _start(tmp_path: Path, name: str, configs: int) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
 
 
+def _wait_measuring(tmp_path: Path, name: str, proc: subprocess.Popen[str]) -> Path:
+    """Returns the journal of `name` once it holds a line of runs: the sweep measures (and
+    holds the GPU's lock)."""
+    journal = tmp_path / name / "journal-add-0.jsonl"
+    deadline = time.monotonic() + 120
+    while not journal.exists() or journal.read_text().count('"kind":"runs"') < 1:
+        assert time.monotonic() < deadline and proc.poll() is None, "the sweep never measured"
+        time.sleep(0.01)
+    return journal
+
+
 def _finish(proc: subprocess.Popen[str], timeout: float = 180) -> dict[str, Any]:
     stdout, stderr = proc.communicate(timeout=timeout)  # never forever
     done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
@@ -184,7 +195,7 @@ def _finish(proc: subprocess.Popen[str], timeout: float = 180) -> dict[str, Any]
 
 def test_two_kscope_counter_sweeps_on_one_gpu_take_turns_and_say_for_whom(tmp_path: Path) -> None:
     first = _start(tmp_path, "first", 20)  # 20 configs x 10 runs x 50 ms: about 10 s
-    time.sleep(4)  # the first one holds the GPU's lock
+    _wait_measuring(tmp_path, "first", first)  # it holds the GPU's lock
     second = _start(tmp_path, "second", 2)
     a, b = _finish(first), _finish(second)
     assert _near(a["values"], 4 * N) and _near(b["values"], 4 * N)
@@ -240,7 +251,7 @@ def test_ncu_while_kscope_reads_counters(tmp_path: Path) -> None:
     ncu = os.environ.get("KSCOPE_NCU") or "ncu"
     (tmp_path / "target.py").write_text(NCU_TARGET.replace("< 12", "< 3"))
     first = _start(tmp_path, "first", 20)
-    time.sleep(4)
+    _wait_measuring(tmp_path, "first", first)
     other = subprocess.run([ncu, "--clock-control", "none", "--metrics", "dram__bytes_read.sum",
                             sys.executable, str(tmp_path / "target.py")], text=True,
                            capture_output=True, timeout=180)  # fmt: skip
@@ -260,7 +271,9 @@ FAULT = textwrap.dedent(
 
     SILENT = kscope.VerbosityLevel.SILENT
     out = sys.argv[1]
-    bad = cupy.RawKernel(r'extern "C" __global__ void bad(int* p) { p[1 << 30] = 1; }', "bad")
+    # A write 1 TiB past a small allocation: an illegal address.
+    bad = cupy.RawKernel(
+        r'extern "C" __global__ void bad(char* p) { *(int*)(p + (1ull << 40)) = 1; }', "bad")
 
     def sweep(name, fault_at):
         @kscope.analyze.kernel(configs=[1, 2, 3], runs=3, output_prefix=out + f"/{name}/",
@@ -270,7 +283,7 @@ FAULT = textwrap.dedent(
             with kscope.annotate("add"):
                 a.add_(1)
                 if k == fault_at:
-                    bad((1,), (1,), (cupy.zeros(1, dtype=cupy.int32),))
+                    bad((1,), (1,), (cupy.zeros(4, dtype=cupy.int8),))
                     cupy.cuda.runtime.deviceSynchronize()
 
         return work()
@@ -288,7 +301,7 @@ FAULT = textwrap.dedent(
     result["reloaded"] = len(kscope.load(out + "/before.json").to_dataframe())
     (journal,) = glob.glob(out + "/fault/journal-*.jsonl")
     result["journal"] = [int(k) for k in kscope.load(journal).to_dataframe()["k"]]
-    print("RESULT", json.dumps(result))
+    print("RESULT", json.dumps(result), flush=True)
     """
 )
 
@@ -297,7 +310,11 @@ def test_a_faulting_kernel_says_the_context_is_lost_and_results_in_memory_stay_u
     tmp_path: Path,
 ) -> None:
     pytest.importorskip("cupy")
-    out = _report(run_script(tmp_path, "fault.py", FAULT, args=(str(tmp_path),), timeout=180))
+    # The exit status is not asserted: what torch and CUDA do at exit without a context is
+    # theirs (the script must still end: run_script fails a hang).
+    done = run_script(tmp_path, "fault.py", FAULT, args=(str(tmp_path),), timeout=180, check=False)
+    print("exit status", done.returncode)
+    out = _report(done)
     assert out["error"].startswith("config 1 (k=2) failed: "), out
     assert "the CUDA context of this process is lost" in out["error"]
     assert out["rows"] == 3 and out["written"] and out["reloaded"] == 3
@@ -306,11 +323,7 @@ def test_a_faulting_kernel_says_the_context_is_lost_and_results_in_memory_stay_u
 
 def test_sigterm_kills_a_counter_sweep_and_a_new_process_resumes_it(tmp_path: Path) -> None:
     first = _start(tmp_path, "first", 20)
-    journal = tmp_path / "first" / "journal-add-0.jsonl"
-    deadline = time.monotonic() + 120
-    while not journal.exists() or journal.read_text().count('"kind":"runs"') < 2:
-        assert time.monotonic() < deadline and first.poll() is None
-        time.sleep(0.01)
+    journal = _wait_measuring(tmp_path, "first", first)
     first.send_signal(signal.SIGTERM)
     first.communicate(timeout=30)
     assert first.returncode == -signal.SIGTERM

@@ -105,10 +105,12 @@ ExternalRun NcuTool::run(const SessionInfo& info, const std::vector<Config>& con
       throw ToolError(std::string(e.what()) + "\n(ncu part " + std::to_string(part + 1) +
                       " of session '" + info.name + "', from config " +
                       std::to_string(left.front().index()) + " (" + left.front().label() +
-                      ") on; the " + std::to_string(journaled) + " config" +
-                      (journaled == 1 ? "" : "s") +
-                      " of the parts before are in the journal, and resume= with it measures "
-                      "the rest)");
+                      ") on; " +
+                      (journaled == 0 ? std::string("no part of this session was journaled yet)")
+                                      : "the " + std::to_string(journaled) + " config" +
+                                            (journaled == 1 ? "" : "s") +
+                                            " of the parts before are in the journal, and "
+                                            "resume= with it measures the rest)"));
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // What a re-run costs besides its session (ncu and the program starting, the report written

@@ -233,6 +233,17 @@ TEST_F(NcuToolTest, AKilledPartIsNamedAndResumeCompletesTheSweep) {
   expect_sweep(resumed);
 }
 
+TEST_F(NcuToolTest, AKilledFirstPartSaysNothingWasJournaled) {
+  prepare("killed_first", "");
+  const std::string parts = dir_ + "parts/";
+  std::filesystem::create_directories(parts);
+  testing::write_text(parts + "1.kill", "");
+  set("FAKE_NCU_PARTS", parts);
+  const auto e = error_of<ToolError>("ncu_killed_first");
+  EXPECT_TRUE(has(e, "\n(ncu part 1 of session 'ncu_killed_first', from config 0 (n=10) on; no "
+                     "part of this session was journaled yet)")) << e;
+}
+
 TEST_F(NcuToolTest, ErrorInTheChildIsRaisedWithItsClass) {
   auto child = sweep_child();
   child.error = "no CUDA device: cudaGetDeviceCount returned 100";

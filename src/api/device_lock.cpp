@@ -11,9 +11,16 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/interrupt_check.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
+namespace {
+
+// How often a process waiting for the lock tries it again and checks for an interrupt.
+constexpr useconds_t kLockPollMicroseconds = 50'000;
+
+}  // namespace
 
 DeviceLock::DeviceLock(const std::string& uuid, const Logger& log) {
   const char* tmp = std::getenv("TMPDIR");
@@ -23,16 +30,25 @@ DeviceLock::DeviceLock(const std::string& uuid, const Logger& log) {
     throw Error("cannot open the GPU lock '" + path + "': " + std::strerror(errno) +
                 ". Set TMPDIR to a writable directory shared by the ranks of this host.");
   }
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    log.info("Waiting for " + lock_holder(fd_) + ", which measures on GPU " + uuid +
-             ", to finish (" + path + ")");
-    while (::flock(fd_, LOCK_EX) != 0) {
-      if (errno != EINTR) {
-        const std::string why = std::strerror(errno);
-        ::close(fd_);
-        throw Error("cannot lock the GPU lock '" + path + "': " + why);
-      }
+  bool said = false;
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      const std::string why = std::strerror(errno);
+      ::close(fd_);
+      throw Error("cannot lock the GPU lock '" + path + "': " + why);
     }
+    if (!said) {
+      log.info("Waiting for " + lock_holder(fd_) + ", which measures on GPU " + uuid +
+               ", to finish (" + path + ")");
+      said = true;
+    }
+    try {
+      check_interrupt();  // a Ctrl-C of the caller's (kscope::set_interrupt_check)
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
+    ::usleep(kLockPollMicroseconds);
   }
   // Whom the next one waits for: this process, "<pid> <command line>".
   const std::string holder = std::to_string(::getpid()) + " " + command_line_of(::getpid()) + "\n";

@@ -16,7 +16,8 @@ class DeviceLock {
  public:
   /// Blocks until the lock of the GPU `uuid` is free; says so at INFO when it has to wait,
   /// naming the holder ("Waiting for kscope process 4242 (python sweep.py), which measures on
-  /// GPU ..., to finish (...)").
+  /// GPU ..., to finish (...)"), and tries again every 50 ms; what the interrupt check
+  /// (kscope::set_interrupt_check) throws meanwhile propagates.
   /// Throws kscope::Error when the lock file cannot be opened.
   DeviceLock(const std::string& uuid, const Logger& log);
   ~DeviceLock();

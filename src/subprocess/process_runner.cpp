@@ -14,9 +14,9 @@
 #include <cstring>
 #include <map>
 
+#include "core/interrupt_check.hpp"
 #include "kscope/errors.hpp"
 #include "subprocess/executable_lookup.hpp"
-#include "subprocess/interrupt_check.hpp"
 #include "subprocess/line_tail.hpp"
 
 extern char** environ;

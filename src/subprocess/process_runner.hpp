@@ -4,7 +4,7 @@
 // re-executing tools (ncu, compute-sanitizer) and their version queries all go through here, so
 // that pipes, signals and the stderr tail are handled in one place. A child is killed when the
 // thread that started it ends (its parent killed: no orphaned ncu keeps the GPU), and stopped
-// when the interrupt check (kscope::set_interrupt_check) throws while it runs.
+// when the interrupt check (core/interrupt_check) throws while it runs.
 
 #include <chrono>
 #include <cstddef>

@@ -18,6 +18,7 @@
 #include "api/device_lock.hpp"
 #include "core/logger.hpp"
 #include "core/profiler_processes.hpp"
+#include "kscope/profile.hpp"
 #include "support/gpu_test.hpp"
 
 namespace kscope {
@@ -67,6 +68,25 @@ TEST(DeviceLockTest, TheSecondWaitsNamingTheFirstAndGetsItWhenItEnds) {
   EXPECT_EQ(printed, "[kscope] Waiting for kscope process " + std::to_string(first) + " (" +
                          command_line_of(::getpid()) + "), which measures on GPU " + uuid +
                          ", to finish (" + dir + "kscope-gpu-" + uuid + ".lock)\n");
+}
+
+// A Ctrl-C while waiting for the lock (kscope::set_interrupt_check) ends the wait.
+TEST(DeviceLockTest, AnInterruptEndsTheWait) {
+  const std::string dir = testing::scratch_dir("device_lock_interrupt");
+  ::setenv("TMPDIR", dir.substr(0, dir.size() - 1).c_str(), 1);
+  const std::string uuid = "GPU-interrupt-" + std::to_string(::getpid());
+  const pid_t first = hold_lock_in_child(uuid, std::chrono::seconds(30));
+  struct Interrupted {};
+  const auto t0 = std::chrono::steady_clock::now();
+  set_interrupt_check([t0] {
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(200)) throw Interrupted{};
+  });
+  EXPECT_THROW(DeviceLock(uuid, Logger(quiet())), Interrupted);
+  set_interrupt_check({});
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+  ::kill(first, SIGKILL);
+  ::waitpid(first, nullptr, 0);
+  ::unsetenv("TMPDIR");
 }
 
 TEST(DeviceLockTest, AKilledHolderReleasesTheLock) {

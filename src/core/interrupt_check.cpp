@@ -1,4 +1,4 @@
-#include "subprocess/interrupt_check.hpp"
+#include "core/interrupt_check.hpp"
 
 #include <functional>
 #include <mutex>
@@ -26,8 +26,6 @@ void set_interrupt_check(std::function<void()> check) {
   the_check() = std::move(check);
 }
 
-namespace subprocess {
-
 void check_interrupt() {
   std::function<void()> check;
   {
@@ -37,5 +35,4 @@ void check_interrupt() {
   if (check) check();
 }
 
-}  // namespace subprocess
 }  // namespace kscope

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -59,7 +60,7 @@ def test_two_torchrun_ranks_merge_to_one_sweep(tmp_path):
     assert done.returncode == 0, describe(done, sharded)
     output = done.stdout + done.stderr
     print(output[-3000:])
-    assert "Waiting for another kscope process that measures on GPU" in output
+    assert re.search(r"Waiting for kscope process \d+ \(.*\), which measures on GPU GPU-", output)
     journals = sorted(str(p) for p in sharded.glob("rank*-journal-add-0.jsonl"))
     assert len(journals) == 2
     uuids = {json.loads(open(j).readline())["metadata"]["uuid"] for j in journals}

@@ -30,17 +30,17 @@ DeviceLock::DeviceLock(const std::string& uuid, const Logger& log) {
     throw Error("cannot open the GPU lock '" + path + "': " + std::strerror(errno) +
                 ". Set TMPDIR to a writable directory shared by the ranks of this host.");
   }
-  bool said = false;
-  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+  for (int tries = 0; ::flock(fd_, LOCK_EX | LOCK_NB) != 0; ++tries) {
     if (errno != EWOULDBLOCK && errno != EINTR) {
       const std::string why = std::strerror(errno);
       ::close(fd_);
       throw Error("cannot lock the GPU lock '" + path + "': " + why);
     }
-    if (!said) {
+    // Said at the second try: by then the holder, which writes who it is right after it took
+    // the lock, has replaced what an earlier holder wrote.
+    if (tries == 1) {
       log.info("Waiting for " + lock_holder(fd_) + ", which measures on GPU " + uuid +
                ", to finish (" + path + ")");
-      said = true;
     }
     try {
       check_interrupt();  // a Ctrl-C of the caller's (kscope::set_interrupt_check)

@@ -13,7 +13,7 @@ from scale_out_helpers import (RECIPES, assert_interleaved_shares, assert_merge_
 
 pytestmark = pytest.mark.skipif(shutil.which("mpirun") is None,
                                 reason="Open MPI is not installed (no mpirun): "
-                                       "scripts/lib/install_deps.sh scale-out")  # fmt: skip
+                                       "scripts/lib/install_deps.sh test installs it as root")  # fmt: skip
 
 
 def test_mpirun_ranks_measure_their_shares_and_the_merge_is_one_sweep(tmp_path):

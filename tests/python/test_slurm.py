@@ -25,7 +25,7 @@ def _missing() -> str:
     lacking = [d for d in DAEMONS if shutil.which(d, path=os.environ["PATH"] + ":/usr/sbin") is None]
     if lacking:
         return (f"Slurm is not installed ({', '.join(lacking)} missing): "
-                "scripts/lib/install_deps.sh scale-out")  # fmt: skip
+                "scripts/lib/install_deps.sh test installs it as root")  # fmt: skip
     return ""
 
 

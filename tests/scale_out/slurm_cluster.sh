@@ -91,12 +91,20 @@ stop() {
   rm -rf "$dir"
 }
 
+# Whether process `pid` still runs: a daemon that ended is a zombie until the host's init, its
+# parent, reaps it (a container's first process may never do so).
+running() {
+  local state
+  state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
 # Waits up to 10 s for the processes to end, then kills those left.
 wait_for_exit() {
   local pid
   for _ in $(seq 1 100); do
     local alive=0
-    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    for pid in "$@"; do running "$pid" && alive=1; done
     [ "$alive" = 1 ] || return 0
     sleep 0.1
   done

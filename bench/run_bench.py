@@ -802,9 +802,9 @@ def scale_out(b: Bench) -> None:
         t0 = time.perf_counter()
         try:
             proc = subprocess.run([*argv, "--out", str(out)], capture_output=True, text=True,
-                                  timeout=240, cwd=ROOT, env=env)  # fmt: skip
+                                  timeout=150, cwd=ROOT, env=env)  # fmt: skip
         except subprocess.TimeoutExpired:
-            b.skip(f"scale_out {label}", "timed out after 240 s")
+            b.skip(f"scale_out {label}", "timed out after 150 s")
             continue
         wall = time.perf_counter() - t0
         lines = [json.loads(t) for t in proc.stdout.splitlines() if t.startswith("{")]

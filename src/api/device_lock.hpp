@@ -1,14 +1,17 @@
 #pragma once
 // An exclusive lock on one GPU among the processes of a host, held while a sharded process
-// measures: ranks that share a GPU (more ranks than GPUs) then measure one after another
-// instead of disturbing each other's timings, and sessions that read hardware counters (which
-// one GPU gives one process at a time) wait for each other. flock(2) on
-// $TMPDIR/kscope-gpu-<uuid>.lock, released when the process ends, however it ends; the holder
-// writes "<pid> <command line>" into it, so that a process that waits says for whom.
+// measures (in process, or the parent of a re-executing tool such as ncu while its child runs):
+// ranks that share a GPU (more ranks than GPUs) then measure one after another instead of
+// disturbing each other's timings, and sessions that read hardware counters (which one GPU gives
+// one process at a time) wait for each other. flock(2) on $TMPDIR/kscope-gpu-<uuid>.lock,
+// released when the process ends, however it ends; the holder writes "<pid> <command line>"
+// into it, so that a process that waits says for whom.
 
+#include <optional>
 #include <string>
 
 #include "core/logger.hpp"
+#include "core/shard.hpp"
 
 namespace kscope {
 
@@ -27,6 +30,11 @@ class DeviceLock {
  private:
   int fd_ = -1;
 };
+
+/// The lock of GPU `uuid` for a sharded process (waiting for it as DeviceLock does); none when
+/// `shard` is not sharded or the GPU has no UUID.
+[[nodiscard]] std::optional<DeviceLock> lock_for_shard(const ShardSpec& shard,
+                                                       const std::string& uuid, const Logger& log);
 
 /// The command line of process `pid` from /proc, its arguments joined by spaces ("" when gone).
 [[nodiscard]] std::string command_line_of(int pid);

@@ -233,10 +233,10 @@ def kernel(
         info_collectors=info_collectors,
         tool=tool,
         on_config_error=on_config_error,
-        resume=None if resume is None else os.fspath(resume),
+        resume=resume,
         ncu_part_seconds=ncu_part_seconds,
         shard=shard,
-        shard_balance=None if shard_balance is None else os.fspath(shard_balance),
+        shard_balance=shard_balance,
     )
 
     def decorate(func: Callable[..., Any]) -> KernelFunction:

@@ -126,6 +126,18 @@ def test_an_empty_name_is_refused_and_the_next_annotation_opens():
         assert native.current_annotation() == "next"
 
 
+def test_a_name_with_a_nul_is_an_annotation_error():
+    # It reached the tables and CSV (issue 38).
+    with pytest.raises(AnnotationError) as info:
+        with kscope.annotate("a\0b"):
+            pass
+    assert str(info.value) == (
+        "Invalid annotation name 'a\\x00b': it contains a NUL character (at position 1), which "
+        "NVTX, the tables and CSV cannot carry. Rename it."
+    )
+    assert native.current_annotation() == ""
+
+
 def test_a_name_that_is_no_text_is_an_annotation_error():
     with pytest.raises(AnnotationError, match=r"^Invalid annotation name '\\udcff': it is not valid "
                        r"text \(surrogates not allowed at position 0\); annotation names must be "

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_file.hpp"
 #include "report/html_table.hpp"
 #include "report/journal.hpp"
 #include "report/json_codec.hpp"
@@ -118,6 +119,7 @@ Results Results::load(const std::string& path) {
   if (text.substr(0, text.find('\n')).find("\"kscope.journal\"") != std::string::npos) {
     return report::load_journal(path);
   }
+  check_text_file(text, path, "a kscope result (JSON) or journal (JSON lines)");
   const report::Json j = report::parse_json(text, path);
   const report::JsonField root(j);
   if (!j.is_object() || j.value("kind", report::Json()) != "kscope.results") {

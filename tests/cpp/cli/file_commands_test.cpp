@@ -107,7 +107,7 @@ TEST(ImportNcuNames, NotUtf8IsEscapedInTheJson) {
 TEST(ShowJournal, MalformedLineIsNamedAndTheRestShown) {
   const std::string header =
       R"({"schema_version": "1.0", "kind": "kscope.journal", "name": "j", "parameters": ["n"],)"
-      R"( "configs": [{"values": [10]}, {"values": [20]}]})";
+      R"( "options": {}, "configs": [{"values": [10]}, {"values": [20]}]})";
   const auto runs = [](int config) {
     const std::string c = std::to_string(config);
     return R"({"kind": "runs", "runs": [{"config": )" + c +

@@ -36,12 +36,14 @@ std::vector<ProcessedRow> Results::rows(const std::string& metric) const {
 void Results::write(const std::string& format, std::ostream& out,
                     const WriteOptions& options) const {
   const report::Writer& writer = report::find_writer(format);
+  report::check_compare(writer, options.compare);
   writer.write(report::WriteInput{*this, options.compare, options.colour, options.full_paths}, out);
 }
 
 void Results::write(const std::string& format, const std::string& path,
                     const WriteOptions& options) const {
   const report::Writer& writer = report::find_writer(format);  // before the file is created
+  report::check_compare(writer, options.compare);
   auto out = open_for_writing(path);
   writer.write(report::WriteInput{*this, options.compare, options.colour, options.full_paths}, out);
   out.flush();

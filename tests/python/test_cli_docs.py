@@ -88,6 +88,7 @@ def folder(tmp_path_factory) -> str:
         kscope.load(str(here / f"{name}.jsonl")).to_json(here / f"{name}.json")
     (here / "broken.json").write_text('{"kind":')
     (here / "array.json").write_text("[1]")
+    (here / "blank.json").write_text("")
     (here / "empty").mkdir()
     return str(here)
 

@@ -147,6 +147,16 @@ def test_compare_that_is_no_result_is_a_type_error(fmt, tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+def test_a_baseline_for_a_format_without_a_compare_table_is_refused(tmp_path):
+    # It was ignored without a word (issue 38).
+    with pytest.raises(InvalidArgumentError) as e:
+        kscope.load(SWEEP).write("csv", tmp_path / "x.csv", compare=kscope.load(SWEEP))
+    assert str(e.value) == (
+        "format 'csv' has no compare table: a baseline (kscope show --compare, compare=) applies "
+        "to html, md only. Leave it out, or choose one of those.")
+    assert not (tmp_path / "x.csv").exists()
+
+
 def test_compare_table_in_markdown():
     results = kscope.load(SWEEP)
     md = results.render("md", compare=kscope.load(SWEEP))

@@ -137,6 +137,13 @@ NcuRawTable NcuRawTable::parse(std::string_view raw_text, const std::string& sou
          "the header has " + std::to_string(t.columns_.size()) + " columns, more than the " +
              std::to_string(kMaxNcuColumns) + " of any raw page");
   }
+  std::size_t header_bytes = 0;
+  for (const auto& c : t.columns_) header_bytes += c.size();
+  if (header_bytes > kMaxNcuHeaderBytes) {
+    fail(source, records[0].line,
+         "the header's names take " + std::to_string(header_bytes) + " bytes, more than the " +
+             std::to_string(kMaxNcuHeaderBytes) + " of any raw page");
+  }
   for (std::size_t i = 0; i < t.columns_.size(); ++i) t.index_.emplace(t.columns_[i], i);
   for (const char* required : {"ID", "Kernel Name", "Device"}) {
     if (t.find_column(required) < 0) {

@@ -198,6 +198,29 @@ TEST(ImportNcuTest, ACellOrAHeaderPastItsLimitIsNamed) {
             "'" + dir + "wide.csv' line 1: the header has 16385 columns, more than the 16384 of "
             "any raw page. kscope reads ncu's raw page as CSV: ncu --import <report> --csv "
             "--page raw --print-units base.");
+  std::string heavy = "\"ID\",\"Kernel Name\",\"Device\"";
+  for (int i = 0; i < 20; ++i) heavy += ",m" + std::to_string(i) + std::string(60000, 'x');
+  testing::write_text(dir + "heavy.csv", heavy + "\n");
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(dir + "heavy.csv"); }),
+            "'" + dir + "heavy.csv' line 1: the header's names take 1200069 bytes, more than the "
+            "1048576 of any raw page. kscope reads ncu's raw page as CSV: ncu --import <report> "
+            "--csv --page raw --print-units base.");
+}
+
+// A range name with '"': the CSV doubles it (RFC 4180), ncu's entry keeps it as it is.
+TEST(ImportNcuTest, RangeNamesWithQuotes) {
+  std::string text = testing::fixture_text("ncu/vadd_raw_nvtx.csv");
+  const std::string from = "\"\"probe:vadd:none:none:none:none:ASCII:vadd\"\"";
+  const std::string to =
+      "\"\"probe:say \"\"hi\"\":none:none:none:none:ASCII:say \"\"hi\"\"\"\"";
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+    text.replace(at, from.size(), to);
+  }
+  const std::string path = testing::scratch_dir("import_ncu_quotes") + "quotes.csv";
+  testing::write_text(path, text);
+  const auto r = import_ncu(path);
+  ASSERT_EQ(r.configs().size(), 3u);
+  EXPECT_EQ(row(r, 0, "gpu__time_duration.sum")->annotation, "probe@say \"hi\"/");
 }
 
 TEST(ImportNcuTest, ResultsRoundTripThroughJson) {

@@ -9,8 +9,9 @@ namespace kscope {
 
 /// Throws kscope::FileFormatError "'<path>' is empty (...): expected <expected>" when `text` is
 /// empty or only white space, and "'<path>' is not a text file (byte \xNN at offset N): expected
-/// <expected>" when it holds a control byte other than tab, line feed, carriage return and form
-/// feed (a NUL, say). Bytes that are not UTF-8 are text here: ncu CSVs carry Latin-1 names.
+/// <expected>" when it holds a control byte other than white space, backspace and ESC (terminal
+/// output) or DEL: a NUL, say. Bytes that are not UTF-8 are text here: ncu CSVs carry Latin-1
+/// names.
 void check_text_file(std::string_view text, const std::string& path, const std::string& expected);
 
 }  // namespace kscope

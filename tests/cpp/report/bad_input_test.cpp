@@ -289,7 +289,11 @@ INSTANTIATE_TEST_SUITE_P(
         JournalCase{"metric_value_text", 1, {"/records/0/metrics/0/1", "\"x\""},
                     "at /records/0/metrics/0/1: expected a number or null, found \"x\""},
         JournalCase{"metric_short", 1, {"/records/0/metrics/0", "[\"m\"]"},
-                    "at /records/0/metrics/0: expected an array of at least 2 elements"}),
+                    "at /records/0/metrics/0: expected an array of at least 2 elements"},
+        // Accepted before issue 38.
+        JournalCase{"entered_twice", 1, {"/runs/0/entered", "[\"k\", \"k\"]"},
+                    "at /runs/0/entered: annotation \"k\" is listed twice (a run enters each "
+                    "annotation at most once)"}),
     [](const auto& test) { return std::string(test.param.name); });
 
 // A "failed" or "metadata" line that does not follow the schema is skipped like any other line.
@@ -398,19 +402,6 @@ TEST(BadJournalLine, LineThatIsNoUtf8IsNamedWhereverItIs) {
     EXPECT_EQ(r.processed().size(), 1u);
     EXPECT_FALSE(r.complete());
   }
-}
-
-// A run that lists an annotation twice was accepted (issue 38).
-TEST(BadJournalLine, AnAnnotationEnteredTwiceIsNamed) {
-  const std::string dir = testing::scratch_dir("bad_journal_twice");
-  auto lines = journal_lines(dir);
-  lines[1] = patched(Json::parse(lines[1]), {"/runs/0/entered", "[\"k\", \"k\"]"}).dump();
-  const std::string path = write_lines(dir + "j.jsonl", lines);
-  const Results r = Results::load(path);
-  EXPECT_EQ(warnings_of(r), "journal '" + path + "': line 2 at /runs/0/entered: annotation \"k\" "
-                            "is listed twice (a run enters each annotation at most once) (the line "
-                            "was skipped; the result lacks what it held)\n");
-  EXPECT_EQ(r.processed().size(), 1u);
 }
 
 // A header without options loaded silently with kscope's defaults in their place (issue 38).

@@ -154,6 +154,14 @@ TEST(ImportNcuTest, EmptyAndBinaryFilesAreSaidToBeSo) {
             "'" + dir + "data.bin' is not a text file (byte \\x03 at offset 2)" + expected);
 }
 
+// What a program prints on a terminal (colours, a progress bar's \b and \r) is text.
+TEST(ImportNcuTest, TerminalOutputBeforeTheTableIsText) {
+  const std::string path = testing::scratch_dir("import_ncu_terminal") + "out.csv";
+  testing::write_text(path, "\x1b[32mok\x1b[0m 50%\b\b\b\r100%\n" +
+                                testing::fixture_text("ncu/vadd_raw_nvtx.csv"));
+  EXPECT_EQ(import_ncu(path).configs().size(), 3u);
+}
+
 // A report starts with ncu's magic: that is exported with ncu whatever its name.
 TEST(ImportNcuTest, AReportIsKnownByItsMagicToo) {
   const std::string dir = testing::scratch_dir("import_ncu_magic");

@@ -1,29 +1,15 @@
 #include "kscope/options.hpp"
 
 #include <algorithm>
-#include <map>
+#include <type_traits>
 
 #include "core/number_format.hpp"
+#include "core/option_table.hpp"
 #include "core/shard.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
 namespace {
-
-const std::map<std::string, std::vector<std::string>, std::less<>>& table() {
-  static const std::map<std::string, std::vector<std::string>, std::less<>> t = {
-      {"tool", {"cupti", "ncu", "sanitizer"}},
-      {"cache_control", {"all", "none"}},
-      {"clock_control", {"base", "none"}},
-      {"replay_mode", {"kernel", "range"}},
-      {"metric_replay", {"checkpoint", "application", "kernel"}},
-      {"duration_source", {"activity", "profiler", "events"}},
-      {"thermal_mode", {"auto", "manual", "off"}},
-      {"on_config_error", {"raise", "skip"}},
-      {"sanitizer_checks", {"memcheck", "racecheck", "initcheck", "synccheck"}},
-  };
-  return t;
-}
 
 std::string quoted_list(const std::vector<std::string>& values) {
   std::string out;
@@ -40,6 +26,41 @@ void check_enum(std::string_view option, const std::string& value) {
     throw InvalidArgument("Invalid " + std::string(option) + " '" + value + "'. Expected " +
                           quoted_list(allowed) + ".");
   }
+}
+
+// "Invalid <name> <value>. Expected <bounds.expected>." when `value` is out of `bounds`.
+template <class T>
+void check_bounds(const char* name, T value, const NumberBounds& b) {
+  const double x = static_cast<double>(value);
+  const bool above = b.low_open ? x > b.low : x >= b.low;
+  const bool below = b.high_open ? x < b.high : x <= b.high;
+  if (above && below) return;
+  std::string text;
+  if constexpr (std::is_integral_v<T>) {
+    text = std::to_string(value);
+  } else {
+    text = b.digits > 0 ? format_general(x, b.digits) : format_shortest(x);
+  }
+  throw InvalidArgument("Invalid " + std::string(name) + " " + text + ". Expected " +
+                        b.expected + ".");
+}
+
+// The checks of one option on its own that the table describes: its bounds, or its allowed
+// values (a text; a list's entries are checked with the rules of its group).
+void check_value(const OptionSpec& spec, const Options& o) {
+  std::visit(
+      [&](const auto& field) {
+        using T = std::decay_t<decltype(field.of(o))>;
+        const T& value = field.of(o);
+        if constexpr (std::is_same_v<T, int> || std::is_same_v<T, double>) {
+          if (spec.bounds) check_bounds(spec.name, value, *spec.bounds);
+        } else if constexpr (std::is_same_v<T, std::optional<int>>) {
+          if (spec.bounds && value) check_bounds(spec.name, *value, *spec.bounds);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          if (!spec.allowed.empty()) check_enum(spec.name, value);
+        }
+      },
+      spec.field);
 }
 
 // Options::sanitizer (tool "sanitizer"); checked whatever the tool, since the defaults are valid
@@ -66,32 +87,15 @@ void check_sanitizer(const SanitizerOptions& o) {
         "sanitizer_leak_check is part of the 'memcheck' check, which sanitizer_checks does not "
         "name: add 'memcheck' to sanitizer_checks or turn sanitizer_leak_check off.");
   }
-  if (o.print_limit < 0) {
-    throw InvalidArgument("Invalid sanitizer_print_limit " + std::to_string(o.print_limit) +
-                          ". Expected an integer >= 0 (0: no limit).");
-  }
 }
 
-// Options::adaptive: its criteria, checked whether or not it is enabled (like the sanitizer
-// options), and what it cannot be combined with. Needs the whole Options for the latter.
+// Options::adaptive: its criteria beyond the table's bounds, checked whether or not it is
+// enabled (like the sanitizer options), and what it cannot be combined with.
 void check_adaptive(const Options& options) {
   const AdaptiveRuns& o = options.adaptive;
-  if (!(o.target_rel_ci > 0 && o.target_rel_ci < 1)) {
-    throw InvalidArgument("Invalid target_rel_ci " + format_general(o.target_rel_ci, 6) +
-                          ". Expected a fraction of the mean between 0 and 1, e.g. 0.005 for a "
-                          "CI95 half-width of 0.5 %.");
-  }
-  if (o.min_runs < 2) {
-    throw InvalidArgument("Invalid min_runs " + std::to_string(o.min_runs) +
-                          ". Expected an integer >= 2 (a confidence interval needs two runs).");
-  }
   if (o.max_runs < o.min_runs) {
     throw InvalidArgument("Invalid max_runs " + std::to_string(o.max_runs) +
                           ": it must be at least min_runs (" + std::to_string(o.min_runs) + ").");
-  }
-  if (!(o.time_budget > 0)) {
-    throw InvalidArgument("Invalid time_budget " + format_general(o.time_budget, 6) +
-                          ". Expected seconds > 0 (measured time per config).");
   }
   if (o.enabled && !options.resume.empty()) {
     throw NotSupportedError(
@@ -109,13 +113,8 @@ void check_adaptive(const Options& options) {
   }
 }
 
-// Options::thermal but for its mode, which validate() checks with the other string options.
+// Options::thermal beyond the table's checks of each member: cont above wait.
 void check_thermal(const ThermalOptions& o) {
-  if (o.wait && *o.wait < 0) {
-    throw InvalidArgument("Invalid thermal_wait " + std::to_string(*o.wait) +
-                          ". Expected a thermal headroom in °C >= 0 (the headroom at which "
-                          "profiling pauses).");
-  }
   const int wait = o.wait.value_or(kDefaultThermalWait);
   const int cont = o.cont.value_or(kDefaultThermalCont);
   if ((o.wait || o.cont) && cont <= wait) {
@@ -127,50 +126,27 @@ void check_thermal(const ThermalOptions& o) {
                           "). thermal_wait is the headroom at which profiling pauses, "
                           "thermal_cont the headroom at which it resumes.");
   }
-  if (o.timeout && *o.timeout <= 0) {
-    throw InvalidArgument("Invalid thermal_timeout " + std::to_string(*o.timeout) +
-                          ". Expected a number of seconds > 0.");
-  }
-  if (o.device && *o.device < 0) {
-    throw InvalidArgument("Invalid thermal_device " + std::to_string(*o.device) +
-                          ". Expected a CUDA device ordinal >= 0.");
-  }
 }
 
 }  // namespace
 
 const std::vector<std::string>& allowed_values(std::string_view option) {
-  auto it = table().find(option);
-  if (it == table().end()) {
+  const OptionSpec* spec = find_option(option);
+  if (spec == nullptr || spec->allowed.empty()) {
     throw InvalidArgument("unknown option '" + std::string(option) + "'");
   }
-  return it->second;
+  return spec->allowed;
 }
 
 void Options::validate() const {
-  if (runs < 1) {
-    throw InvalidArgument("Invalid runs " + std::to_string(runs) +
-                          ". Expected an integer >= 1 (measured repetitions per config).");
-  }
-  if (warmup_runs < 0) {
-    throw InvalidArgument("Invalid warmup_runs " + std::to_string(warmup_runs) +
-                          ". Expected an integer >= 0.");
-  }
+  for (const auto& spec : option_table()) check_value(spec, *this);
   check_adaptive(*this);
-  check_enum("tool", tool);
-  check_enum("cache_control", cache_control);
-  check_enum("clock_control", clock_control);
-  check_enum("replay_mode", replay_mode);
-  check_enum("metric_replay", metric_replay);
   if (replay_mode == "range" && metric_replay == "kernel") {
     throw InvalidArgument(
         "Invalid metric_replay 'kernel' with replay_mode 'range': CUPTI's kernel replay replays "
         "single kernels, not ranges. Use metric_replay 'checkpoint' (the default: device memory "
         "restored between passes) or 'application'.");
   }
-  check_enum("duration_source", duration_source);
-  check_enum("thermal_mode", thermal.mode);
-  check_enum("on_config_error", on_config_error);
   if (metrics.empty()) {
     throw InvalidArgument("Invalid metrics []: at least one metric name is required, e.g. '" +
                           std::string(kTimeMetric) + "'.");
@@ -181,11 +157,6 @@ void Options::validate() const {
     }
   }
   check_thermal(thermal);
-  if (!(ncu_part_seconds > 0) || ncu_part_seconds > 1e9) {
-    throw InvalidArgument("Invalid ncu_part_seconds " + format_shortest(ncu_part_seconds) +
-                          ". Expected a number of seconds > 0 (how long one re-run under ncu "
-                          "measures before its part is journaled).");
-  }
   (void)resolve_shard(shard == "auto" ? std::string() : shard, [](const char*) { return nullptr; });
   if (!shard_balance.empty() && shard.empty()) {
     throw InvalidArgument("shard_balance '" + shard_balance +

@@ -13,6 +13,7 @@
 
 #include "bind_fields.hpp"
 #include "bindings.hpp"
+#include "collect/tool_registry.hpp"
 #include "core/option_table.hpp"
 #include "kscope/options.hpp"
 
@@ -104,6 +105,16 @@ void bind_options(nb::module_& m) {
       },
       "The engine's option table: one dict per option (name, type, default, allowed, stored, "
       "sweep_identity, doc), in the order result files list them.");
+  m.def(
+      "tool_programs",
+      [] {
+        nb::dict out;
+        for (const auto& t : tool_entries()) {
+          out[t.name.c_str()] = t.program ? nb::cast(t.program) : nb::none();
+        }
+        return out;
+      },
+      "The tool registry: each tool's name -> the external program it runs (None: in process).");
   m.def("allowed_values", &allowed_values, nb::arg("option"),
         "Allowed values of a string option (\"tool\", \"cache_control\", ...), in message order.");
   m.attr("TIME_METRIC") = kTimeMetric;

@@ -5,6 +5,7 @@
 
 #include "core/number_format.hpp"
 #include "core/option_table.hpp"
+#include "core/option_values.hpp"
 #include "core/shard.hpp"
 #include "kscope/errors.hpp"
 
@@ -103,14 +104,6 @@ void check_adaptive(const Options& options) {
         "holds with all `runs` runs, and a config of runs='auto' has as many as its stopping "
         "rule took. Run the sweep again without resume, or with a fixed runs=.");
   }
-  if (o.enabled && options.tool != "cupti") {
-    throw NotSupportedError(
-        "runs='auto' needs the cupti tool: the stopping rule decides after each batch of runs "
-        "from the values measured so far, and tool '" + options.tool +
-        "' hands its values to kscope only when the re-executed program has ended "
-        "(docs/options.md, \"Adaptive runs\"). Use a fixed runs= with tool '" + options.tool +
-        "', or tool 'cupti'.");
-  }
 }
 
 // Options::thermal beyond the table's checks of each member: cont above wait.
@@ -138,58 +131,47 @@ const std::vector<std::string>& allowed_values(std::string_view option) {
   return spec->allowed;
 }
 
-void Options::validate() const {
-  for (const auto& spec : option_table()) check_value(spec, *this);
-  check_adaptive(*this);
-  if (replay_mode == "range" && metric_replay == "kernel") {
+void check_option_values(const Options& o) {
+  for (const auto& spec : option_table()) check_value(spec, o);
+  check_adaptive(o);
+  if (o.replay_mode == "range" && o.metric_replay == "kernel") {
     throw InvalidArgument(
         "Invalid metric_replay 'kernel' with replay_mode 'range': CUPTI's kernel replay replays "
         "single kernels, not ranges. Use metric_replay 'checkpoint' (the default: device memory "
         "restored between passes) or 'application'.");
   }
-  if (metrics.empty()) {
+  if (o.metrics.empty()) {
     throw InvalidArgument("Invalid metrics []: at least one metric name is required, e.g. '" +
                           std::string(kTimeMetric) + "'.");
   }
-  for (const auto& m : metrics) {
+  for (const auto& m : o.metrics) {
     if (m.find_first_not_of(" \t\r\n") == std::string::npos) {
       throw InvalidArgument("Invalid metric name '" + m + "': metric names must not be empty.");
     }
   }
-  check_thermal(thermal);
-  (void)resolve_shard(shard == "auto" ? std::string() : shard, [](const char*) { return nullptr; });
-  if (!shard_balance.empty() && shard.empty()) {
-    throw InvalidArgument("shard_balance '" + shard_balance +
+  check_thermal(o.thermal);
+  (void)resolve_shard(o.shard == "auto" ? std::string() : o.shard,
+                      [](const char*) { return nullptr; });
+  if (!o.shard_balance.empty() && o.shard.empty()) {
+    throw InvalidArgument("shard_balance '" + o.shard_balance +
                           "' is given without shard: set shard to 'auto' or 'i/n', or leave "
                           "shard_balance empty.");
   }
-  check_sanitizer(sanitizer);
-  if (cuda_graph && !(region_capture.begin && region_capture.end && region_capture.replay &&
-                      region_capture.clear)) {
+  check_sanitizer(o.sanitizer);
+  const RegionCapture& capture = o.region_capture;
+  if (o.cuda_graph && !(capture.begin && capture.end && capture.replay && capture.clear)) {
     throw InvalidArgument(
         "cuda_graph needs region_capture (begin, end, replay and clear): how a region is captured "
         "into a CUDA graph. In C++ use kscope::stream_region_capture(stream) "
         "(kscope/region_capture.hpp) and launch the regions' kernels on that stream; the Python "
         "front sets it itself.");
   }
-  validate_info_collectors(info_collectors);
-  if (!reexec_argv.empty() && reexec_argv.front().empty()) {
+  validate_info_collectors(o.info_collectors);
+  if (!o.reexec_argv.empty() && o.reexec_argv.front().empty()) {
     throw InvalidArgument(
         "Invalid reexec_argv: its first element (the executable that re-runs this program) is "
         "empty. Give the executable and its arguments, e.g. {sys.executable, script, args...}, "
         "or leave reexec_argv empty to re-run this process's own command line.");
-  }
-  if (duration_source == "events" && tool != "cupti") {
-    throw NotSupportedError(
-        "duration_source 'events' is the cupti tool's: it records CUDA events in this process "
-        "around every annotated region. Tool '" + tool + "' measures with its own profiler; use "
-        "tool 'cupti' for event timing.");
-  }
-  if (tool == "cupti" && clock_control == "base") {
-    throw NotSupportedError(
-        "clock_control 'base' needs the ncu tool: the cupti tool measures with the GPU's "
-        "clocks as they are (CUPTI 13.0 cannot lock clocks). Use tool 'ncu' to lock clocks to "
-        "base, or clock_control 'none'.");
   }
 }
 

@@ -73,7 +73,8 @@ const std::vector<OptionSpec>& option_table() {
      "unmeasured repetitions per config before the measured ones (>= 0)"},
     {"metrics", KSCOPE_FIELD(metrics), kSweep, {}, kAny, false, "metric names"},
     {"tool", KSCOPE_FIELD(tool), kSweep, {}, kAny, false,
-     "\"cupti\" (default), \"ncu\" or \"sanitizer\" (the tool registry checks it)"},
+     "the collection tool, one of available_tools() (default \"cupti\"; the tool registry "
+     "checks it)"},
     {"cache_control", KSCOPE_FIELD(cache_control), kSweep, {"all", "none"}, kAny, false,
      "\"all\" (flush L2 at every annotated region's entry) or \"none\""},
     {"clock_control", KSCOPE_FIELD(clock_control), kSweep, {"base", "none"}, kAny, false,

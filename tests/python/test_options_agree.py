@@ -206,3 +206,13 @@ def test_options_md_agrees_with_the_option_table(entry):
 
 def test_the_option_table_lists_every_bound_option():
     assert sorted(e["name"] for e in native.option_table()) == sorted(engine_fields())
+
+
+def test_options_md_names_the_options_a_resumed_sweep_may_change():
+    """docs/options.md's Resume section lists the options outside the sweep identity: those the
+    option table stores with sweep_identity false."""
+    text = (DOCS / "options.md").read_text()
+    start = text.index("every option except those that change only what is")
+    listed = set(re.findall(r"`([a-z_]+)`", text[start:text.index(").", start)]))
+    free = {e["name"] for e in native.option_table() if e["stored"] and not e["sweep_identity"]}
+    assert sorted(listed) == sorted(free)

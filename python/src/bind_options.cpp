@@ -26,12 +26,7 @@ void def_option(nb::class_<Options>& cls, const OptionSpec& spec) {
   std::visit(
       [&](const auto& field) {
         using T = std::decay_t<decltype(field.of(std::declval<Options&>()))>;
-        if constexpr (std::is_same_v<T, std::function<void(const std::string&)>> ||
-                      std::is_same_v<T, std::function<void(bool)>> ||
-                      std::is_same_v<T, std::function<void(std::size_t)>> ||
-                      std::is_same_v<T, std::function<void()>> || std::is_same_v<T, CombineFn> ||
-                      std::is_same_v<T, DeriveFn> || std::is_same_v<T, LogSink> ||
-                      std::is_same_v<T, ProgressFn>) {
+        if constexpr (IsOptionCallback<T>::value) {
           def_callback_at(cls, spec.name, [field](auto& o) -> auto& { return field.of(o); },
                           spec.doc);
         } else {

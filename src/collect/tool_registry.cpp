@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/option_values.hpp"
-
 #include "collect/cupti/cupti_collector.hpp"
 #include "collect/cupti/resident_cupti.hpp"
 #include "collect/ncu/ncu_tool.hpp"
 #include "collect/sanitizer/sanitizer_tool.hpp"
+#include "core/option_values.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {

@@ -40,9 +40,9 @@ struct TypeName {
   const char* operator()(const OptionField<std::vector<InfoCollector>>&) const {
     return "list[InfoCollector]";
   }
-  // Every other alternative is a callback.
   template <class T>
   const char* operator()(const OptionField<T>&) const {
+    static_assert(IsOptionCallback<T>::value, "an option type without a name here");
     return "callable";
   }
 };

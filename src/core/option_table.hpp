@@ -6,9 +6,11 @@
 // settings checks iterate it; defaults are those of a default-constructed Options. Nothing on a
 // run's path reads it.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -42,6 +44,12 @@ using OptionFieldRef = std::variant<
     OptionField<std::vector<InfoCollector>>, OptionField<std::function<void(const std::string&)>>,
     OptionField<std::function<void(bool)>>, OptionField<std::function<void(std::size_t)>>,
     OptionField<std::function<void()>>>;
+
+/// Whether an option's type is a callback (a std::function): code, stored as whether it is set.
+template <class T>
+struct IsOptionCallback : std::false_type {};
+template <class R, class... Args>
+struct IsOptionCallback<std::function<R(Args...)>> : std::true_type {};
 
 /// Bounds of a number option, checked by Options::validate() with the message
 /// "Invalid <name> <value>. Expected <expected>.".

@@ -23,8 +23,6 @@ std::optional<std::string> optional_string_from(const JsonField& j) {
   return j.get<std::string>();
 }
 
-Json optional_int(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
-
 // The journal's types are encoded once, as text (json_text.hpp); their trees parse it.
 template <class T>
 Json text_to_json(const T& item) {
@@ -80,8 +78,8 @@ namespace {
 // One option's JSON value, by its C++ type; callbacks are stored as whether they are set.
 template <class T>
 Json option_json(const OptionSpec& spec, const T& v) {
-  if constexpr (std::is_same_v<T, std::optional<int>>) {
-    return optional_int(v);
+  if constexpr (std::is_same_v<T, std::optional<int>> || std::is_same_v<T, std::optional<bool>>) {
+    return optional_json(v);
   } else if constexpr (std::is_same_v<T, Verbosity>) {
     return static_cast<int>(v);
   } else if constexpr (std::is_same_v<T, std::string>) {
@@ -90,11 +88,10 @@ Json option_json(const OptionSpec& spec, const T& v) {
     Json collectors = Json::array();
     for (const auto& c : v) collectors.push_back(Json{{"name", c.name}, {"scope", scope_name(c.scope)}});
     return collectors;
-  } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, double> ||
-                       std::is_same_v<T, bool> || std::is_same_v<T, std::vector<std::string>>) {
-    return v;
-  } else {
+  } else if constexpr (IsOptionCallback<T>::value) {
     return static_cast<bool>(v);
+  } else {
+    return v;  // int, double, bool, a list of texts
   }
 }
 

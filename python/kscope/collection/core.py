@@ -415,8 +415,8 @@ def make_settings(**options: Any) -> KernelSettings:
     if o["runs"] != "auto":
         _require_int("runs", o["runs"])
     table = option_table()
-    for name in o.keys() - _OWN_CHECKS:
-        if name in table:
+    for name in list(o):  # in the signature's order, so that the first bad keyword is reported
+        if name in table and name not in _OWN_CHECKS:
             o[name] = _checked_option(table[name], o[name])
     o["metrics"] = tuple(m.strip() for m in _names("metrics", o["metrics"], optional=False))
     o["thermal"] = ThermalController(
@@ -431,7 +431,7 @@ def make_settings(**options: Any) -> KernelSettings:
     o["tool"] = parse_tool(o["tool"])
     o["call_name"] = f"{user_package_name()}.analyze.kernel()"
     fields = {f.name for f in dataclasses.fields(KernelSettings)}
-    o["engine"] = {name: o.pop(name) for name in o.keys() - fields}
+    o["engine"] = {name: o.pop(name) for name in list(o) if name not in fields}
     settings = KernelSettings(**o)
     engine_options(settings, resolve_tool(settings.tool)).validate()
     return settings

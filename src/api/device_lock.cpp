@@ -14,7 +14,9 @@ namespace kscope {
 
 DeviceLock::DeviceLock(const std::string& uuid, const Logger& log) {
   const char* tmp = std::getenv("TMPDIR");
-  const std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/kscope-gpu-" + uuid + ".lock";
+  std::string dir = tmp && *tmp ? tmp : "/tmp";
+  if (dir.size() > 1 && dir.back() == '/') dir.pop_back();  // TMPDIR=/scratch/ too
+  const std::string path = dir + "/kscope-gpu-" + uuid + ".lock";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd_ < 0) {
     throw Error("cannot open the GPU lock '" + path + "': " + std::strerror(errno) +
@@ -33,6 +35,12 @@ DeviceLock::DeviceLock(const std::string& uuid, const Logger& log) {
 
 DeviceLock::~DeviceLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+std::optional<DeviceLock> lock_for_shard(const ShardSpec& shard, const std::string& uuid,
+                                         const Logger& log) {
+  if (!shard.sharded() || uuid.empty()) return std::nullopt;
+  return std::optional<DeviceLock>(std::in_place, uuid, log);
 }
 
 }  // namespace kscope

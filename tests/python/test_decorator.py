@@ -278,7 +278,7 @@ def test_path_options_of_another_type_are_a_type_error_naming_them(fake_engine, 
 def test_path_options_take_a_path_like(fake_engine, tmp_path):
     journal = tmp_path / "j.jsonl"
     f = kscope.analyze.kernel(resume=journal)(lambda: None)
-    assert f.__kscope_profiler__.settings.resume == str(journal)
+    assert f.__kscope_profiler__.settings.engine["resume"] == str(journal)
 
 
 def test_decorating_creates_no_temporary_directory(monkeypatch, tmp_path):

@@ -205,8 +205,6 @@ def kernel(
     """
     keywords = dict(locals())  # every keyword above, by name: make_settings checks them
     del keywords["_func"]
-    for name in ("resume", "shard_balance"):
-        keywords[name] = None if keywords[name] is None else os.fspath(keywords[name])
     settings = make_settings(**keywords)
 
     def decorate(func: Callable[..., Any]) -> KernelFunction:

@@ -1,5 +1,6 @@
 #include "report/json_codec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -269,9 +270,12 @@ std::vector<Config> configs_from_json(const JsonField& j,
   for (const auto& c : j.items()) {
     std::vector<Value> values;
     for (const auto& v : c.at("values").items()) values.push_back(value_from_json(v));
-    if (values.size() != parameters.size() && !parameters.empty()) {
-      c.at("values").fail("an array of " + std::to_string(parameters.size()) +
-                          " values (one per parameter)");
+    if (values.size() != parameters.size()) {
+      c.at("values").fail(parameters.empty()
+                              ? std::string("no values, as the header's \"parameters\" is empty "
+                                            "or missing")
+                              : "an array of " + std::to_string(parameters.size()) +
+                                    " values (one per parameter)");
     }
     Config config(std::move(values), parameters);
     config.set_index(out.size());
@@ -379,7 +383,15 @@ RunLog run_log_from_json(const JsonField& j) {
   RunLog r;
   r.run.config = j.at("config").get<std::size_t>();
   r.run.run = j.at("run").get<std::size_t>();
-  r.entered = j.at("entered").get<std::vector<std::string>>();
+  const JsonField entered = j.at("entered");
+  r.entered = entered.get<std::vector<std::string>>();
+  for (std::size_t i = 0; i < r.entered.size(); ++i) {
+    if (std::find(r.entered.begin(), r.entered.begin() + i, r.entered[i]) !=
+        r.entered.begin() + i) {
+      throw FileFormatError("at " + entered.path() + ": annotation \"" + r.entered[i] +
+                            "\" is listed twice (a run enters each annotation at most once)");
+    }
+  }
   r.failed = j.at("failed").get<std::vector<std::string>>();
   if (const auto info = j.find("info")) {
     for (const auto& v : info->items()) r.info.push_back(info_value_from_json(v));

@@ -41,7 +41,12 @@ from .. import extraction
 from .._cupti_handoff import hand_over_to_torch_profiler
 from .._native import native
 from ..cuda_graphs import TorchRegionCapture
-from ..exceptions import ConfigError, FileFormatWarning, InvalidArgumentError
+from ..exceptions import (
+    ConfigError,
+    FileFormatWarning,
+    InvalidArgumentError,
+    ProfilerException,
+)
 from ..info_collector import engine_collectors, normalize_collectors, validate_collectors
 from ..thermovision import ThermalController
 from ..tools_manager import Tool, parse_tool, resolve_tool
@@ -162,6 +167,22 @@ def _from_iterable(configs: Iterable[Any], sig: FunctionSignature) -> list[tuple
     return [_pad(r, sig) for r in rows]
 
 
+def check_configs_type(configs: Any) -> None:
+    """``TypeError`` unless ``configs`` is a collection or iterable of configs: a scalar, a
+    string and a mapping (whose iteration gives only its keys) are refused."""
+    if isinstance(configs, Mapping):
+        raise TypeError(
+            f"configs must be a sequence or iterable of configs, got a {type(configs).__name__} "
+            f"({configs!r}), whose iteration gives only its keys; give a list of configs, "
+            f"e.g. {list(configs.items())!r}"
+        )
+    if isinstance(configs, (str, bytes)) or not isinstance(configs, Iterable):
+        raise TypeError(
+            f"configs must be a sequence or iterable of configs (each a tuple of argument values, "
+            f"or a scalar for a one-parameter function), e.g. [{configs!r}]; got {configs!r}"
+        )
+
+
 def sanitize_configs(
     sig: FunctionSignature,
     call_args: tuple[Any, ...],
@@ -198,11 +219,7 @@ def sanitize_configs(
         )
     else:
         configs = call_configs
-    if isinstance(configs, (str, bytes)) or not isinstance(configs, Iterable):
-        raise TypeError(
-            f"configs must be a sequence or iterable of configs (each a tuple of argument values, "
-            f"or a scalar for a one-parameter function), e.g. [{configs!r}]; got {configs!r}"
-        )
+    check_configs_type(configs)
     if isinstance(configs, Collection):
         return _from_collection(configs, sig)
     return _from_iterable(configs, sig)
@@ -341,6 +358,17 @@ _OWN_CHECKS = frozenset({"runs", "metrics", "tool", "verbosity", "shard", "deriv
                          "combine_kernel_metrics", "info_collectors"})  # fmt: skip
 
 
+# Keywords that name a file: a str or an os.PathLike (given to the engine as its str) or None.
+_PATH_OPTIONS = frozenset({"resume", "shard_balance"})
+
+
+def _path_option(name: str, value: Any) -> str | None:
+    path = os.fspath(value) if isinstance(value, os.PathLike) else value
+    if path is not None and not isinstance(path, str):
+        raise TypeError(f"{name} must be a str, an os.PathLike or None, got {value!r}")
+    return path
+
+
 def _checked_option(entry: Mapping[str, Any], value: Any) -> Any:
     """``value`` of the engine option ``entry`` checked by its type (None where the engine has
     an empty text: the engine's default); raises TypeError or InvalidArgumentError."""
@@ -381,6 +409,16 @@ def _shard(value: Any) -> str | None:
     raise TypeError(f"shard must be None, 'auto' or a tuple (i, n) of ints, got {value!r}")
 
 
+def _output_prefix(prefix: str) -> str:
+    """A leading ``~`` is the home directory (``os.path.expanduser``); a NUL is refused."""
+    if "\0" in prefix:
+        raise InvalidArgumentError(
+            f"Invalid output_prefix {prefix!r}: it contains a NUL character, which no path can "
+            "hold. Choose a prefix without it."
+        )
+    return os.path.expanduser(prefix)
+
+
 def _verbosity(value: Any) -> VerbosityLevel:
     try:
         return VerbosityLevel(value)
@@ -410,13 +448,17 @@ def make_settings(**options: Any) -> KernelSettings:
     (wrong Python type) or :class:`kscope.exceptions.InvalidArgumentError` /
     :class:`~kscope.exceptions.NotSupportedError` (engine rules) before any GPU work."""
     o = dict(options)
+    if o["configs"] is not None:
+        check_configs_type(o["configs"])
     if isinstance(o["runs"], str) and o["runs"] != "auto":
         raise TypeError(f"runs must be an int or 'auto', got {o['runs']!r}")
     if o["runs"] != "auto":
         _require_int("runs", o["runs"])
     table = option_table()
     for name in list(o):  # in the signature's order, so that the first bad keyword is reported
-        if name in table and name not in _OWN_CHECKS:
+        if name in _PATH_OPTIONS:
+            o[name] = _path_option(name, o[name])
+        elif name in table and name not in _OWN_CHECKS:
             o[name] = _checked_option(table[name], o[name])
     o["metrics"] = tuple(m.strip() for m in _names("metrics", o["metrics"], optional=False))
     o["thermal"] = ThermalController(
@@ -427,6 +469,8 @@ def make_settings(**options: Any) -> KernelSettings:
         extraction.check_callable(o["derive_metric"])
     _check_combiner(o["combine_kernel_metrics"])
     o["shard"] = _shard(o.get("shard"))
+    if o["output_prefix"] is not None:
+        o["output_prefix"] = _output_prefix(o["output_prefix"])
     o["verbosity"] = _verbosity(o["verbosity"])
     o["tool"] = parse_tool(o["tool"])
     o["call_name"] = f"{user_package_name()}.analyze.kernel()"
@@ -625,9 +669,14 @@ class ProfileResults:
         """Writes the engine's JSON document (readable by :func:`load` and by the C++
         ``kscope::Results::load``) with the configs' Python values."""
         doc = with_config_values(self._results.to_json(), self._configs)
-        with open(os.fspath(path), "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1, allow_nan=False)
-            f.write("\n")
+        path = os.fspath(path)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1, allow_nan=False)
+                f.write("\n")
+        except OSError as e:
+            # The engine's text for the other formats (src/report/results_io.cpp).
+            raise ProfilerException(f"cannot write '{path}': {e.strerror}") from None
 
     def write(
         self,
@@ -648,22 +697,23 @@ class ProfileResults:
         Raises:
             InvalidArgumentError: ``format`` is not a registered format (the message lists
                 them).
+            TypeError: ``format`` is no str, or ``compare`` no :class:`ProfileResults`.
             ProfilerException: ``path`` cannot be written (the message names it).
         """
+        other = _write_arguments(format, compare)
         if format == "json":
             self.to_json(path)  # with the configs' Python values
             return
-        other = compare._results if compare is not None else None
         self._results.write(format, os.fspath(path), other, full_paths)
 
     def render(
         self, format: str, compare: ProfileResults | None = None, *, full_paths: bool = False
     ) -> str:
         """The text :meth:`write` would write in ``format`` (e.g. ``"md"`` for an issue)."""
+        other = _write_arguments(format, compare)
         if format == "json":
             doc = with_config_values(self._results.to_json(), self._configs)
             return json.dumps(doc, indent=1, allow_nan=False) + "\n"
-        other = compare._results if compare is not None else None
         return str(self._results.render(format, other, full_paths))
 
     def plot(
@@ -736,6 +786,20 @@ class ProfileResults:
             f"<ProfileResults {self.name}-{self.id}: {len(self._configs)} configs, "
             f"{len(self._results.processed)} rows>"
         )
+
+
+def _write_arguments(format: Any, compare: Any) -> Any:
+    """The engine's results of ``compare`` (None for none), once ``format`` is a str and
+    ``compare`` a :class:`ProfileResults` or None; else a ``TypeError`` naming the value."""
+    if not isinstance(format, str):
+        names = ", ".join(f.name for f in output_formats())
+        raise TypeError(f"format must be a str (one of: {names}), got {format!r}")
+    if compare is not None and not isinstance(compare, ProfileResults):
+        raise TypeError(
+            f"compare must be a ProfileResults (the baseline, e.g. kscope.load(path)) or None, "
+            f"got {compare!r}"
+        )
+    return compare._results if compare is not None else None
 
 
 class OutputFormat(NamedTuple):
@@ -910,7 +974,7 @@ __all__ = [
     "BoundConfig", "CacheControl", "ClockControl", "DurationSource", "FunctionSignature",
     "KernelProfiler", "KernelSettings", "MetricReplay", "OnConfigError", "OutputFormat",
     "ProfileResults", "ReplayMode", "bind",
-    "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
+    "check_configs_type", "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
     "make_settings", "make_wrapper", "output_formats", "read_config_values", "resolve_output_prefix",
     "sanitize_configs", "with_config_values",
 ]  # fmt: skip

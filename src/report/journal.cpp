@@ -7,12 +7,14 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string_view>
 #include <utility>
 
 #include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
+#include "core/utf8.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_codec.hpp"
 #include "report/json_text.hpp"
@@ -325,6 +327,15 @@ JournalContents read_journal(const std::string& path) {
     const std::string& line = lines[line_no - 1];
     if (line.empty()) continue;
     const std::string where = "'" + path + "' line " + std::to_string(line_no);
+    const auto bad = first_invalid_utf8(line);
+    // A last line cut inside a character ends with part of it: that is a cut line (below).
+    if (bad && !(line_no == last && line.size() - *bad < 4)) {
+      const std::string what = "is not UTF-8 text (byte " + escape_invalid_utf8(line.substr(*bad, 1)) +
+                               " at column " + std::to_string(*bad + 1) + ")";
+      if (line_no == 1) throw FileFormatError(where + " " + what);
+      skipped.push_back("line " + std::to_string(line_no) + " " + what);
+      continue;
+    }
     Json j;
     try {
       j = parse_json(line, path, line_no);
@@ -348,6 +359,12 @@ JournalContents read_journal(const std::string& path) {
         header_from_json(field, &d);
         if (const auto options = field.find("options")) {
           c.combined = options->value("combine_kernel_metrics", false);
+        } else {
+          // kscope writes them: what resume compares, and what the tables' options show.
+          d.load_warnings.push_back("journal '" + path +
+                                    "': its header (line 1) has no \"options\"; the result "
+                                    "shows kscope's defaults in their place, and resume cannot "
+                                    "check that they are the sweep's");
         }
         continue;
       }
@@ -387,6 +404,17 @@ JournalContents read_journal(const std::string& path) {
 
   c.records = finished_records(std::move(c.records), c.runs);
   return c;
+}
+
+bool is_result_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string first;
+  if (!in || !std::getline(in, first) || first.find("\"kscope.journal\"") != std::string::npos) {
+    return false;
+  }
+  const std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Json j = Json::parse(first + "\n" + rest, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() && j.value("kind", Json()) == "kscope.results";
 }
 
 Results load_journal(const std::string& path) {

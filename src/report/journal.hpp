@@ -118,6 +118,10 @@ struct JournalContents {
   std::vector<PhaseSpan> phases;  ///< the timeline's host phases ("phases" of runs and end lines)
 };
 
+/// Whether `path` holds a kscope result document (a JSON object of kind "kscope.results", what
+/// Results::write_json writes) rather than a journal; false when it cannot be read.
+[[nodiscard]] bool is_result_file(const std::string& path);
+
 /// Reads a journal's lines, with the rules of load_journal(), without building the tables.
 [[nodiscard]] JournalContents read_journal(const std::string& path);
 

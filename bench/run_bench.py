@@ -17,6 +17,7 @@ import datetime as dt
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -818,7 +819,8 @@ def scale_out(b: Bench) -> None:
             single = kscope.load(out / "journal-add-0.jsonl")
             b.add(section, f"{label}: wall time", "s", [wall], note=f"{len(single.to_dataframe())} configs")
             continue
-        waited = (proc.stdout + proc.stderr).count("Waiting for another kscope process that measures on GPU")
+        waited = len(re.findall(r"Waiting for kscope process \d+ \(.*\), which measures on GPU",
+                                proc.stdout + proc.stderr))
         merged_path = out / "add.json"
         merge = b.spawn(f"scale_out merge {label}", [str(b.build / "cli" / "kscope"), "merge",
                         *sorted(str(p) for p in out.glob("rank*-journal-add-0.jsonl")), "-o",

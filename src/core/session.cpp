@@ -152,8 +152,10 @@ void Session::end_failed_run(const RunId& run, int pass, const Config& config,
   } catch (const std::exception& e) {
     throw Error("config " + std::to_string(run.config) + " (" + config.label() + ") failed: " +
                 describe(failure) + "; the device is unusable afterwards (" + e.what() +
-                "): a sticky CUDA error ends the sweep even with on_config_error 'skip'. The "
-                "configs measured before it are in the journal.");
+                "): the CUDA context of this process is lost (a sticky error), which ends the "
+                "sweep even with on_config_error 'skip'. The configs measured before it are in "
+                "the journal, and results already in memory stay usable; resume in a new "
+                "process.");
   }
   collector_.after_run(run, pass);
   env_.after_run(run);

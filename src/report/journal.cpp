@@ -1,5 +1,8 @@
 #include "report/journal.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -32,6 +35,26 @@ void add_phase_keys(std::vector<std::string_view>& pieces, const std::string& la
 
 }  // namespace
 
+std::string journal_write_error(const std::string& path, int error) {
+  const char* name = error == ENOSPC   ? "ENOSPC"
+                     : error == EDQUOT ? "EDQUOT"
+                     : error == EROFS  ? "EROFS"
+                     : error == EIO    ? "EIO"
+                     : error == EFBIG  ? "EFBIG"
+                     : error == ENOENT ? "ENOENT"
+                                       : nullptr;
+  const std::string head = "cannot write the journal '" + path + "': ";
+  const std::string code = name ? " (" + std::string(name) + ")" : "";
+  if (error == ENOENT) {
+    return head + "the file was deleted while the sweep ran" + code +
+           ". The sweep stopped; what it measured went with the file. Measure again into an "
+           "output_prefix that stays.";
+  }
+  return head + std::strerror(error) + code +
+         ". The sweep stopped; the runs journaled before are kept and load. Free space or "
+         "choose another output_prefix, then pass the journal as resume= to measure the rest.";
+}
+
 JournalWriter::JournalWriter(const std::string& path, const Results::Data& header) : path_(path) {
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) {
@@ -52,11 +75,33 @@ void JournalWriter::write_line(const std::string& line) { write_pieces({line}); 
 
 void JournalWriter::write_pieces(const std::vector<std::string_view>& pieces) {
   if (!file_) return;
-  for (const auto piece : pieces) std::fwrite(piece.data(), 1, piece.size(), file_);
-  std::fputc('\n', file_);
+  const long start = std::ftell(file_);  // where the line begins: a failed one is cut off there
+  bool ok = start >= 0;
+  for (const auto piece : pieces) {
+    ok = ok && std::fwrite(piece.data(), 1, piece.size(), file_) == piece.size();
+  }
+  ok = ok && std::fputc('\n', file_) != EOF;
   // fflush hands the line to the kernel, so it survives a crash or Ctrl-C of this process. No
   // fdatasync: on the H200 VM it cost about a millisecond per append, paid on every journal write.
-  std::fflush(file_);
+  ok = ok && std::fflush(file_) == 0;
+  if (!ok) fail_write(start, errno);
+  // A journal whose file was deleted (its directory removed) loses every line: say so at the
+  // next line, not after the sweep.
+  struct stat st{};
+  if (::fstat(::fileno(file_), &st) == 0 && st.st_nlink == 0) fail_write(start, ENOENT);
+}
+
+void JournalWriter::fail_write(long line_start, int error) {
+  // The stream's buffer may hold part of the line: the file is closed and cut back to the
+  // line's start through a copy of its descriptor, so that no partial line stays on disk.
+  const int fd = ::dup(::fileno(file_));
+  std::fclose(file_);
+  file_ = nullptr;
+  if (fd >= 0) {
+    if (line_start >= 0) (void)!::ftruncate(fd, line_start);
+    ::close(fd);
+  }
+  throw Error(journal_write_error(path_, error));
 }
 
 SerialWorker& JournalWriter::worker() {
@@ -296,10 +341,10 @@ JournalContents read_journal(const std::string& path) {
       j = parse_json(line, path, line_no);
     } catch (const FileFormatError&) {
       if (line_no == 1) throw;
-      // A last line cut short by a crash is expected; a bad line before it is reported.
-      if (line_no != last) {
-        skipped.push_back("line " + std::to_string(line_no) + " is not JSON (cut or corrupted)");
-      }
+      // A last line cut short: the process ended (or the disk filled) while writing it.
+      skipped.push_back("line " + std::to_string(line_no) +
+                        (line_no == last ? " is cut short (the process ended while writing it)"
+                                         : " is not JSON (cut or corrupted)"));
       continue;
     }
     const JsonField field(j);

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -60,7 +61,7 @@ def test_two_torchrun_ranks_merge_to_one_sweep(tmp_path):
     assert done.returncode == 0, describe(done, sharded)
     output = done.stdout + done.stderr
     print(output[-3000:])
-    assert "Waiting for another kscope process that measures on GPU" in output
+    assert re.search(r"Waiting for kscope process \d+ \(.*\), which measures on GPU GPU-", output)
     journals = sorted(str(p) for p in sharded.glob("rank*-journal-add-0.jsonl"))
     assert len(journals) == 2
     uuids = {json.loads(open(j).readline())["metadata"]["uuid"] for j in journals}
@@ -119,7 +120,8 @@ def test_two_torchrun_ranks_under_ncu_take_turns_on_the_gpu(tmp_path):
         timeout=400)  # fmt: skip
     assert done.returncode == 0, describe(done, tmp_path)
     output = done.stdout + done.stderr
-    assert output.count("Waiting for another kscope process that measures on GPU") == 1, output[-3000:]
+    assert len(re.findall(r"Waiting for kscope process \d+ \(.*\), which measures on GPU", output)) == 1, \
+        output[-3000:]
     spans = []
     for rank in range(2):
         stamps = [float(t) for t in (tmp_path / f"times-{rank}").read_text().split()]

@@ -1,7 +1,9 @@
-// The GPU lock of sharded processes (api/device_lock.hpp) between real processes: a second
-// process waits until the first releases the GPU, however the first ends; and the parent of a
+// The GPU lock of sharded processes and counter sessions (api/device_lock.hpp) between real
+// processes: a second process waits until the first releases the GPU, naming it, however the
+// first ends, and a Ctrl-C ends the wait; and the parent of a
 // re-executing tool (ncu) holds it while its tool runs (api/external_session.hpp, with a fake
 // ExternalTool), so two ranks sharing a GPU never measure at the same time.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include "api/output_prefix.hpp"
 #include "api/sweep_plan.hpp"
 #include "kscope/errors.hpp"
+#include "kscope/profile.hpp"
 #include "support/gpu_test.hpp"
 
 namespace kscope {
@@ -91,8 +94,45 @@ TEST(DeviceLockTest, ASecondProcessWaitsUntilTheFirstReleasesTheGpu) {
   ASSERT_EQ(::waitpid(first, &status, 0), first);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   EXPECT_GE(waited, kHold - std::chrono::milliseconds(100));
-  EXPECT_EQ(read(log), "[kscope] Waiting for another kscope process that measures on GPU " + kUuid +
-                           " (" + dir + "kscope-gpu-" + kUuid + ".lock)\n");
+  // Named by what it wrote into the lock: its pid and command line (this test's, forked).
+  EXPECT_EQ(read(log), "[kscope] Waiting for kscope process " + std::to_string(first) + " (" +
+                           command_line_of(::getpid()) + "), which measures on GPU " + kUuid +
+                           ", to finish (" + dir + "kscope-gpu-" + kUuid + ".lock)\n");
+}
+
+// A Ctrl-C while waiting (kscope::set_interrupt_check, the Python front's KeyboardInterrupt)
+// ends the wait.
+TEST(DeviceLockTest, AnInterruptEndsTheWait) {
+  lock_dir("device_lock_interrupt");
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t first = holder(ready[1], std::chrono::milliseconds(0));
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  struct Interrupted {};
+  const auto t0 = Clock::now();
+  set_interrupt_check([t0] {
+    if (Clock::now() - t0 > std::chrono::milliseconds(200)) throw Interrupted{};
+  });
+  EXPECT_THROW(DeviceLock(kUuid, Logger(silent())), Interrupted);
+  set_interrupt_check({});
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(1));
+  ASSERT_EQ(::kill(first, SIGKILL), 0);
+  ::waitpid(first, nullptr, 0);
+}
+
+TEST(DeviceLockTest, AHolderIsNamedByWhatItWrote) {
+  const std::string path = testing::scratch_dir("device_lock_holder") + "lock";
+  const auto holder_of = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    const std::string who = lock_holder(fd);
+    ::close(fd);
+    return who;
+  };
+  EXPECT_EQ(holder_of(""), "another kscope process");  // it has not written yet
+  EXPECT_EQ(holder_of("77 python sweep.py --n 3\n"), "kscope process 77 (python sweep.py --n 3)");
+  EXPECT_EQ(holder_of("77 \n"), "kscope process 77");
 }
 
 TEST(DeviceLockTest, AProcessKilledWhileItHoldsTheGpuReleasesIt) {
@@ -226,7 +266,7 @@ TEST(DeviceLockTest, TheParentOfAReexecutingToolHoldsTheGpuWhileItsToolRuns) {
   EXPECT_TRUE(end0 <= start1 || end1 <= start0)
       << "the tools ran at the same time: [" << start0 << ", " << end0 << "] and [" << start1
       << ", " << end1 << "]";
-  const std::string waiting = "Waiting for another kscope process that measures on GPU " + kUuid;
+  const std::string waiting = "), which measures on GPU " + kUuid + ", to finish";
   const bool waited0 = read(dir + "rank0.log").find(waiting) != std::string::npos;
   const bool waited1 = read(dir + "rank1.log").find(waiting) != std::string::npos;
   EXPECT_NE(waited0, waited1);  // exactly the one that came second waited

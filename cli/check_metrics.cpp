@@ -25,7 +25,8 @@ void run(const CheckMetricsArgs& a) {
   // The launch and device metrics need no counter: the cupti tool reads them from activity
   // records and the device's attributes.
   const auto counters = cupti::counter_metrics(a.metrics);
-  const std::size_t passes = counters.empty() ? 0 : catalog.passes(counters);  // validates
+  catalog.validate(counters, "kscope check-metrics");  // names this command, not profile()
+  const std::size_t passes = counters.empty() ? 0 : catalog.passes(counters);
   std::size_t name_w = 0, type_w = 0, unit_w = 0;
   std::vector<cupti::MetricInfo> infos;
   for (const auto& m : counters) {

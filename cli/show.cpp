@@ -37,7 +37,14 @@ void add_show(CLI::App& app) {
     format_help += "\n  " + f.name + ": " + f.description;
   }
   cmd->add_option("-f,--format", args->format, format_help)->check(CLI::IsMember(format_names));
-  cmd->add_option("-o,--output", args->output, "write to this file instead of standard output");
+  cmd->add_option("-o,--output", args->output, "write to this file instead of standard output")
+      ->check(CLI::Validator(
+          [](const std::string& path) {
+            return path.empty() ? std::string("an empty path names no file; leave -o out to write "
+                                              "to standard output")
+                                : std::string();
+          },
+          "FILE"));
   cmd->add_option("--compare", args->compare,
                   "a second result or journal: the baseline of the compare table (html, md)")
       ->check(CLI::ExistingFile);

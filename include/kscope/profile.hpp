@@ -46,6 +46,16 @@ using Benchmark = std::function<void(const Config& config)>;
 /// kernel launch of the process about a microsecond. Does not throw.
 void release() noexcept;
 
+/// A check kscope calls, on the thread that called profile(), while it waits without running
+/// the benchmark: every 100 ms for a child process (a part of the ncu or compute-sanitizer
+/// tool), every 50 ms for the GPU's lock, every 0.5 s while the thermal guard waits for the GPU
+/// to cool. An exception it throws ends the wait (a child is stopped: SIGTERM, then SIGKILL
+/// after 5 s) and leaves profile() unchanged, after the journal is closed with what was
+/// measured, as the benchmark's own exceptions do. The Python front sets
+/// one that raises KeyboardInterrupt for a pending Ctrl-C (docs/faults.md). An empty function
+/// removes it.
+void set_interrupt_check(std::function<void()> check);
+
 /// kscope's version string ("0.1.0").
 [[nodiscard]] const char* version();
 

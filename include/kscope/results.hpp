@@ -211,7 +211,8 @@ class Results;
 /// Options of Results::write.
 struct WriteOptions {
   /// A second result (the baseline) to compare with: the html and md formats add a table of
-  /// both means and their ratio per (annotation, metric, config). Null: no comparison.
+  /// both means and their ratio per (annotation, metric, config). Null: no comparison. Set with
+  /// another format, Results::write throws InvalidArgument naming the formats that compare.
   const Results* compare = nullptr;
   /// The table format with ANSI colours, for a terminal: the header bold, an unstable row's
   /// Stable cell and an incomplete result's note yellow. Other formats ignore it. `kscope show`

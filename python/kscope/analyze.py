@@ -203,41 +203,9 @@ def kernel(
         TypeError, ValueError (:class:`kscope.exceptions.InvalidArgumentError`) or
         :class:`kscope.exceptions.NotSupportedError` here, at decoration, for bad options.
     """
-    settings = make_settings(
-        configs=configs,
-        runs=runs,
-        warmup_runs=warmup_runs,
-        target_rel_ci=target_rel_ci,
-        min_runs=min_runs,
-        max_runs=max_runs,
-        time_budget=time_budget,
-        derive_metric=derive_metric,
-        normalize_against=normalize_against,
-        verbosity=verbosity,
-        metrics=metrics,
-        ignore_kernel_list=ignore_kernel_list,
-        clock_control=clock_control,
-        cache_control=cache_control,
-        replay_mode=replay_mode,
-        metric_replay=metric_replay,
-        duration_source=duration_source,
-        cuda_graph=cuda_graph,
-        thermal_mode=thermal_mode,
-        thermal_wait=thermal_wait,
-        thermal_cont=thermal_cont,
-        thermal_timeout=thermal_timeout,
-        thermal_device=thermal_device,
-        combine_kernel_metrics=combine_kernel_metrics,
-        output_prefix=output_prefix,
-        output_csv=output_csv,
-        info_collectors=info_collectors,
-        tool=tool,
-        on_config_error=on_config_error,
-        resume=None if resume is None else os.fspath(resume),
-        ncu_part_seconds=ncu_part_seconds,
-        shard=shard,
-        shard_balance=None if shard_balance is None else os.fspath(shard_balance),
-    )
+    keywords = dict(locals())  # every keyword above, by name: make_settings checks them
+    del keywords["_func"]
+    settings = make_settings(**keywords)
 
     def decorate(func: Callable[..., Any]) -> KernelFunction:
         if not callable(func):

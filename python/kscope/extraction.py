@@ -69,7 +69,12 @@ def _unit_missing(name: str) -> None:
 
 
 def _derived(name: str, result: Any) -> Any:
-    if isinstance(result, tuple) and len(result) >= 2:
+    if isinstance(result, tuple) and len(result) > 2:
+        raise TypeError(
+            f"derive_metric returned {result!r} for metric '{name}', a tuple of {len(result)} "
+            "elements; return a value, a (value, unit) tuple or a dict of them"
+        )
+    if isinstance(result, tuple) and len(result) == 2:
         unit = result[1]
         text = None if unit is None else str(unit)
         return native.DerivedValue(name, _number(result[0], name), text)

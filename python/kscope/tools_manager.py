@@ -35,13 +35,16 @@ ToolName = Literal["cupti", "ncu", "sanitizer", "CUPTI", "NCU", "SANITIZER"]
 
 _active_tool: Tool | None = None
 
-# The external program each re-executing tool needs on PATH.
-_EXTERNAL_PROGRAMS = {Tool.NCU: "ncu", Tool.SANITIZER: "compute-sanitizer"}
-
-
 def _engine_tools() -> list[str]:
     """Tools the C++ engine of this build has (a seam for tests)."""
     return list(native.available_tools())
+
+
+def _external_program(tool: Tool) -> str | None:
+    """The program a re-executing tool needs on PATH, from the engine's tool registry (None:
+    an in-process tool)."""
+    program: str | None = native.tool_programs().get(tool.value)
+    return program
 
 
 def _tool_names() -> list[str]:
@@ -57,7 +60,7 @@ def check_tool_available(tool: Tool) -> None:
         raise NotSupportedError(
             f"tool '{tool.value}' is not available in this kscope build; available: {listed}."
         )
-    program = _EXTERNAL_PROGRAMS.get(tool)
+    program = _external_program(tool)
     if program is not None and shutil.which(program) is None:
         if tool is Tool.NCU:
             raise NCUNotAvailableError(NCU_NOT_AVAILABLE_MSG)

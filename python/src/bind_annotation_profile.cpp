@@ -113,6 +113,13 @@ nb::tuple drive_callbacks(std::vector<Config> configs, nb::callable fn, const Op
 }  // namespace
 
 void bind_profile(nb::module_& m) {
+  // A Ctrl-C while kscope waits without running the benchmark (an ncu or compute-sanitizer
+  // part, the GPU lock, the cooling wait): Python's handler runs (on the main thread; elsewhere
+  // the check does nothing) and its KeyboardInterrupt ends the wait.
+  set_interrupt_check([] {
+    nb::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw nb::python_error();
+  });
   m.def(
       "profile",
       [](const std::string& name, std::vector<Config> configs, nb::callable fn,

@@ -6,7 +6,9 @@
 #         (library, CLI, C++ examples)
 #   test: the above and libgtest-dev python3 python3-dev python3-venv
 #         (the C++ and Python tests; the Python packages come from PyPI, scripts/lib/python_env.sh)
-#         and, optionally, locales (the comma-decimal locale test skips without it)
+#         and, optionally, locales (the comma-decimal locale test skips without it) and the
+#         scale-out tests' launchers: slurmctld slurmd slurm-client munge openmpi-bin (pinned to
+#         Debian 12's versions there; tests/python/test_slurm.py, test_mpi.py skip without them)
 #   wheel: g++ nlohmann-json3-dev libcli11-dev libexpat1-dev python3-dev python3-venv
 #         (scripts/build_wheel.sh: CMake, Ninja and the compiler come from PyPI; g++ is nvcc's
 #         host compiler)
@@ -50,6 +52,16 @@ kscope_missing_optional_packages() {
   [ "$1" = test ] || return 0
   # The comma-decimal locale test builds de_DE.UTF-8 from the locale sources (tests/cpp/core).
   [ -d /usr/share/i18n/locales ] || echo locales
+  # A Slurm cluster of one host and Open MPI run the scale-out recipes (docs/scale-out.md).
+  local pin_slurm="" pin_munge="" pin_mpi=""
+  if grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
+    pin_slurm="=22.05.8-4*" pin_munge="=0.5.15-2*" pin_mpi="=4.1.4-3*"
+  fi
+  [ -x /usr/sbin/slurmctld ] || echo "slurmctld$pin_slurm"
+  [ -x /usr/sbin/slurmd ] || echo "slurmd$pin_slurm"
+  [ -x /usr/bin/sbatch ] || echo "slurm-client$pin_slurm"
+  [ -x /usr/sbin/munged ] || echo "munge$pin_munge"
+  [ -x /usr/bin/mpirun ] || echo "openmpi-bin$pin_mpi"
 }
 
 # Fails with a message when CMake is older than the presets need.

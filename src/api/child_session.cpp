@@ -16,6 +16,7 @@
 #include "subprocess/child_report.hpp"
 #include "subprocess/child_scope.hpp"
 #include "subprocess/error_relay.hpp"
+#include "subprocess/parent_watch.hpp"
 
 namespace kscope {
 namespace {
@@ -59,6 +60,8 @@ Results run_child_session(const subprocess::ChildMarker& marker, std::string_vie
     return Results(std::move(d));
   }
 
+  // Killed with the tool that re-runs it (ncu, compute-sanitizer): no orphan keeps the GPU.
+  const subprocess::ParentWatch parent_watch;
   subprocess::ChildReport report;
   // The parent may narrow the session down (subprocess/child_scope.hpp; the sanitizer tool).
   subprocess::ChildCollector collector;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "api/device_lock.hpp"
 #include "api/session_tables.hpp"
 #include "core/logger.hpp"
 
@@ -9,7 +10,7 @@ namespace kscope {
 
 Results profile_external(const ToolEntry& tool, std::string_view name, int id,
                          const std::vector<Config>& configs, const Options& opt,
-                         SweepPlan plan) {
+                         SweepPlan plan, const std::string& gpu_uuid) {
   std::optional<ResumePlan>& resume = plan.resume;
   Results::Data d = session_data(name, id, opt, configs);
   const Logger log(opt);
@@ -41,7 +42,10 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   };
   ExternalRun run;
   try {
-    if (!to_measure.empty()) run = external->run(info, to_measure, log, on_part);
+    if (!to_measure.empty()) {
+      const auto lock = lock_for_shard(plan.shard, gpu_uuid, log);
+      run = external->run(info, to_measure, log, on_part);
+    }
   } catch (const std::exception& e) {
     journal->close(e.what());
     throw;

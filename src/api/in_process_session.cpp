@@ -66,8 +66,11 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
     ~SettleJournal() { journal.settle(); }
   } settle_journal{*journal};
   if (!to_measure.empty()) {
-    std::optional<DeviceLock> lock;
-    if (plan.shard.sharded() && !d.metadata.uuid.empty()) lock.emplace(d.metadata.uuid, log);
+    // Ranks sharing a GPU measure one after another, and so do sessions reading its counters.
+    auto lock = lock_for_shard(plan.shard, d.metadata.uuid, log);
+    if (!lock && tool.collector->reads_counters(opt) && !d.metadata.uuid.empty()) {
+      lock.emplace(d.metadata.uuid, log);
+    }
     // Rank 0 reports the whole sweep's progress from the ranks' journals.
     std::optional<ShardProgress> all_ranks;
     if (plan.shard.sharded() && plan.shard.index == 0) {

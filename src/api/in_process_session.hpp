@@ -29,7 +29,8 @@ struct InProcessTool {
 };
 
 /// Runs session (`name`, `id`) of the sweep `configs` over `plan.to_measure` with `tool`,
-/// journaling as it goes (a sharded process holding its GPU's DeviceLock), and returns the
+/// journaling as it goes (a sharded process, or one reading hardware counters, holding its GPU's
+/// DeviceLock), and returns the
 /// Results of the sweep: what was measured plus what the resumed journal carried over.
 [[nodiscard]] Results run_in_process(std::string_view name, int id,
                                      const std::vector<Config>& configs, const Benchmark& fn,

@@ -81,7 +81,9 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   SweepPlan plan = plan_sweep(name, configs, opt, log, base_prefix);
   if (tool.make_external) {
     release_tools();  // nothing of kscope's CUPTI state stays on while another profiler measures
-    return profile_external(tool, name, id, configs, opt, std::move(plan));
+    // The parent holds the lock of the GPU its re-run child selects, as an in-process rank does.
+    const std::string gpu = shard.sharded() ? cuda::device_uuid_of_rank(shard.local_rank) : "";
+    return profile_external(tool, name, id, configs, opt, std::move(plan), gpu);
   }
 
   thermal::preload_nvml();  // overlaps the device, metadata and tool set-up below

@@ -20,6 +20,12 @@ ResumePlan plan_resume(std::string_view name, const std::vector<Config>& configs
                           "': no such file. Give the journal an earlier run of this sweep wrote "
                           "(its path is printed as \"Journal: ...\" when a session starts).");
   }
+  if (report::is_result_file(path)) {
+    throw InvalidArgument("Invalid resume '" + path +
+                          "': it is a kscope result file, not a journal. Give the journal the run "
+                          "wrote (its path is printed as \"Journal: ...\" when a session starts; "
+                          "the result's journal_path names it).");
+  }
   report::JournalContents c = report::read_journal(path);
   for (const auto& w : c.data.load_warnings) log.warn(w);
   if (const auto difference = sweep_difference(c.data, name, configs, options)) {

@@ -2,17 +2,17 @@
 
 #include <set>
 
+#include "core/option_table.hpp"
 #include "report/json_codec.hpp"
 
 namespace kscope {
 namespace {
 
-const std::set<std::string>& free_options() {
-  static const std::set<std::string> keys = {
-      "verbosity",        "output_prefix",      "output_csv",     "resume",
-      "on_config_error",  "ncu_part_seconds",   "shard",          "shard_balance",
-      "reexec_argv",      "reexec_unavailable", "derive_metric",  "combine_kernel_metrics"};
-  return keys;
+// An option that may differ between the parts of one sweep (option_table.hpp); a key the table
+// does not know (a file of another kscope version) must agree.
+bool is_free(const std::string& key) {
+  const OptionSpec* spec = find_option(key);
+  return spec != nullptr && spec->record == OptionRecord::kFree;
 }
 
 std::optional<std::string> option_difference(const Options& there, const Options& here,
@@ -24,7 +24,7 @@ std::optional<std::string> option_difference(const Options& there, const Options
   for (const auto& [key, value] : a.items()) keys.insert(key);
   for (const auto& [key, value] : b.items()) keys.insert(key);
   for (const auto& key : keys) {
-    if (free_options().count(key) != 0) continue;
+    if (is_free(key)) continue;
     const report::Json va = a.contains(key) ? a.at(key) : report::Json();
     const report::Json vb = b.contains(key) ? b.at(key) : report::Json();
     if (va != vb) {

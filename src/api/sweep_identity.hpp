@@ -15,10 +15,9 @@ namespace kscope {
 /// The first difference between `there` (a saved header) and a sweep of `name` over `configs`
 /// with `options`, worded "the journal was written with runs=2, this session has runs=3" style
 /// with `there_word` ("the journal") and `here_word` ("this session"); nullopt when none.
-/// Options that change only what is shown or written (verbosity, output_prefix, output_csv,
-/// resume, on_config_error, ncu_part_seconds, shard, shard_balance, reexec_argv,
-/// reexec_unavailable) and the functions applied to recorded kernels (derive_metric,
-/// combine_kernel_metrics) may differ.
+/// Options the option table (core/option_table.cpp) marks OptionRecord::kFree may differ: those
+/// that change only what is shown or written (verbosity, output_prefix, ...) and the functions
+/// applied to recorded kernels (derive_metric, combine_kernel_metrics).
 [[nodiscard]] std::optional<std::string> sweep_difference(
     const Results::Data& there, std::string_view name, const std::vector<Config>& configs,
     const Options& options, const std::string& there_word = "the journal",

@@ -1,6 +1,8 @@
 #pragma once
 // Name -> tool. Adding a tool is a folder under src/collect/ plus one entry in
-// tool_registry.cpp; the session and profile() never change.
+// tool_registry.cpp; the session, profile() and core never change. An entry carries the tool's
+// rules: what it can do (the capability flags, from which Options::validate() refuses the
+// options that need what it cannot) and its own option checks.
 
 #include <memory>
 #include <string>
@@ -14,6 +16,18 @@ namespace kscope {
 
 struct ToolEntry {
   std::string name;
+  /// The external program it runs, looked up on PATH ("ncu"); nullptr for in-process tools.
+  const char* program = nullptr;
+  /// Hands values over after each batch of runs, so that runs='auto' can decide (in process).
+  bool adaptive_runs = false;
+  /// Can time regions with CUDA events (duration_source 'events', in process).
+  bool event_timing = false;
+  /// Measures kernel durations (so that clock_control matters to it).
+  bool times_kernels = false;
+  /// Locks the GPU's clocks (clock_control 'base').
+  bool locks_clocks = false;
+  /// For a tool that times kernels without locking clocks: why it cannot lock them.
+  const char* why_no_clock_locking = nullptr;
   /// Pre-GPU checks of the options this tool cannot honour (throws NotSupportedError).
   void (*check_options)(const Options&) = nullptr;
   /// Creates the in-process collector (in-process tools, e.g. cupti).
@@ -31,6 +45,9 @@ void release_tools() noexcept;
 
 /// The tool named by options.tool; throws NotSupportedError when this build lacks it.
 [[nodiscard]] const ToolEntry& find_tool(const std::string& name);
+
+/// The tools this build has, in the order messages list them.
+[[nodiscard]] const std::vector<ToolEntry>& tool_entries();
 
 /// Names of the tools this build has.
 [[nodiscard]] std::vector<std::string> available_tools();

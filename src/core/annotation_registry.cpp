@@ -54,6 +54,13 @@ std::uint64_t AnnotationRegistry::begin(std::string_view name) {
         "Invalid annotation name '': an annotation needs a non-empty name (it becomes the "
         "Annotation column).");
   }
+  if (const auto nul = name.find('\0'); nul != std::string_view::npos) {
+    std::string shown;
+    for (char c : name) shown += c == '\0' ? std::string("\\x00") : std::string(1, c);
+    throw AnnotationError("Invalid annotation name '" + shown +
+                          "': it contains a NUL character (at position " + std::to_string(nul) +
+                          "), which NVTX, the tables and CSV cannot carry. Rename it.");
+  }
   // The entry hook (ANNOTATION-scope info collectors) runs after the checks and before the
   // annotation opens, so that whatever it launches is not attributed to the annotation.
   EntryHook hook;

@@ -64,6 +64,12 @@ class Collector {
   [[nodiscard]] virtual std::string cost_summary() const { return {}; }
   /// The session failed: stop tracing, leave the process usable. Must not throw.
   virtual void abort() noexcept {}
+  /// Whether a session with `options` reads the GPU's hardware counters, which one process at a
+  /// time can: such sessions on one GPU wait for each other (api/device_lock).
+  [[nodiscard]] virtual bool reads_counters(const Options& options) const {
+    (void)options;
+    return false;
+  }
 };
 
 }  // namespace kscope

@@ -115,6 +115,7 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     env_.synchronize();
     phases_.lap(SessionPhases::kSynchronize);
     collector_.after_run(run, pass);
+    warn_if_left_open(registry.current_name(), run, config);
     RunLog log = registry.finish_run();
     if (collect) info_->finish_run(&log);
     phases_.lap(SessionPhases::kToolAfter);
@@ -124,6 +125,18 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
     if (pass == 0) first = std::move(log);
   }
   return first;
+}
+
+void Session::warn_if_left_open(const std::string& annotation, const RunId& run,
+                                const Config& config) {
+  if (annotation.empty() || warned_left_open_) return;
+  warned_left_open_ = true;  // once per sweep: every run of a benchmark would repeat it
+  log_.warn("annotation '" + annotation + "' was still open when " +
+            (run.warmup ? "warm-up run " : "run ") + std::to_string(run.run) + " of config " +
+            std::to_string(run.config) + " (" + config.label() +
+            ") returned; kscope closed it and recorded that run of it as failed (NaN, 0 runs). "
+            "Close every annotation inside the benchmark (end_annotation, or a scope: "
+            "kscope::Annotation, Python's `with kscope.annotate(...)`).");
 }
 
 void Session::take_phases(Output& out) {
@@ -139,8 +152,10 @@ void Session::end_failed_run(const RunId& run, int pass, const Config& config,
   } catch (const std::exception& e) {
     throw Error("config " + std::to_string(run.config) + " (" + config.label() + ") failed: " +
                 describe(failure) + "; the device is unusable afterwards (" + e.what() +
-                "): a sticky CUDA error ends the sweep even with on_config_error 'skip'. The "
-                "configs measured before it are in the journal.");
+                "): the CUDA context of this process is lost (a sticky error), which ends the "
+                "sweep even with on_config_error 'skip'. The configs measured before it are in "
+                "the journal, and results already in memory stay usable; resume in a new "
+                "process.");
   }
   collector_.after_run(run, pass);
   env_.after_run(run);
@@ -215,6 +230,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   const Options& opt = *info.options;
   Output out;
   skip_failures_ = opt.on_config_error == "skip";
+  warned_left_open_ = false;
   pending_runs_.clear();
   staged_ = 0;
   phases_ = SessionPhases{};

@@ -78,6 +78,8 @@ class Session {
   std::chrono::steady_clock::time_point run_adaptive(std::size_t c, const Config& config,
                                                      const Benchmark& fn, const Options& opt,
                                                      Output& out, Progress& progress);
+  /// Warns, once per run(), when the benchmark returned with `annotation` still open.
+  void warn_if_left_open(const std::string& annotation, const RunId& run, const Config& config);
   /// Moves the recorded phase spans into `out` and hands them to the sink.
   void take_phases(Output& out);
 
@@ -91,6 +93,7 @@ class Session {
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"
+  bool warned_left_open_ = false;   // warn_if_left_open said it in this run()
   std::function<bool()> after_config_;
   std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
   const std::vector<std::string>* ignore_kernel_list_ = nullptr;

@@ -20,13 +20,15 @@ struct Launcher {
   const char* rank;
   const char* size;
   const char* local_rank;
+  bool always_both;  // the launcher sets rank and size in every process it starts
 };
 
 constexpr Launcher kLaunchers[] = {
-    {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK"},
-    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"},
-    {"MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"},
-    {"MPI", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"},
+    {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK", true},
+    // A batch script's shell has SLURM_PROCID=0 without SLURM_NTASKS unless -n was given.
+    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", false},
+    {"MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", true},
+    {"MPI", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", false},
 };
 
 std::size_t variable(const EnvLookup& env, const char* name, const char* launcher) {
@@ -63,6 +65,17 @@ ShardSpec resolve_shard(const std::string& option, const EnvLookup& env) {
                               std::to_string(s.count) + " (set by " + l.name + ").");
       }
       return s;
+    }
+    // Half of such a launcher's pair is a broken environment, not a sweep of one process.
+    for (const auto& l : kLaunchers) {
+      if (!l.always_both) continue;
+      const char* set = env(l.rank) ? l.rank : env(l.size) ? l.size : nullptr;
+      if (!set) continue;
+      const char* unset = set == l.rank ? l.size : l.rank;
+      throw InvalidArgument(std::string("Invalid shard 'auto': ") + set + "='" + env(set) +
+                            "' is set but " + unset + " is not (" + l.name +
+                            " sets both). Set " + unset + ", unset " + set +
+                            " to measure every config, or give shard 'i/n'.");
     }
     return s;  // not started by a launcher: the whole sweep
   }

@@ -33,14 +33,16 @@ std::size_t sequence_length(std::string_view text, std::size_t i) {
 
 }  // namespace
 
-bool is_valid_utf8(std::string_view text) {
+std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = sequence_length(text, i);
-    if (n == 0) return false;
+    if (n == 0) return i;
     i += n;
   }
-  return true;
+  return std::nullopt;
 }
+
+bool is_valid_utf8(std::string_view text) { return !first_invalid_utf8(text); }
 
 std::string escape_invalid_utf8(std::string_view text) {
   if (is_valid_utf8(text)) return std::string(text);

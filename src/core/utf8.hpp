@@ -5,10 +5,16 @@
 // as the four characters "\xNN" (docs/output-schema.md): readable, and two names that differ only
 // in those bytes stay different.
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace kscope {
+
+/// The offset of the first byte of `text` that starts no well-formed UTF-8 sequence (a cut
+/// sequence at the end included); nullopt when `text` is well-formed UTF-8.
+[[nodiscard]] std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 
 /// Whether `text` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
 /// above U+10FFFF).

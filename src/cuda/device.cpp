@@ -100,6 +100,17 @@ void select_device(int local_rank) {
   KSCOPE_CUDA_CHECK(cudaSetDevice(local_rank % count));
 }
 
+std::string device_uuid_of_rank(std::optional<int> local_rank) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return "";  // the child says why
+  }
+  cudaDeviceProp prop{};
+  KSCOPE_CUDA_CHECK(cudaGetDeviceProperties(&prop, local_rank.value_or(0) % count));
+  return uuid_text(prop.uuid);
+}
+
 Metadata device_metadata(int device) {
   // What the device and host are does not change while the process lives, and reading it costs
   // ~1 ms: once per device and process; only the start time is per session.

@@ -24,6 +24,10 @@ int require_device();
 /// applies): the GPU of a sharded process's local rank. Nothing without a device.
 void select_device(int local_rank);
 
+/// The UUID of the GPU a process of local rank `local_rank` measures on (select_device's; device
+/// 0 without a local rank), read without making it current; empty when there is no device.
+[[nodiscard]] std::string device_uuid_of_rank(std::optional<int> local_rank);
+
 /// Destroys the primary context of the current device (cudaDeviceReset), ignoring errors (the
 /// context may already be broken). For a re-executed child before it exits: an external tool
 /// such as compute-sanitizer finishes its report (e.g. its leak check) when the context goes.

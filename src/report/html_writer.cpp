@@ -103,6 +103,6 @@ void write_html(const WriteInput& in, std::ostream& out) {
 extern const Writer kHtmlWriter;  // registered in writer_registry.cpp
 const Writer kHtmlWriter{"html", ".html",
                          "a self-contained HTML report: metadata, table, one plot per metric",
-                         &write_html};
+                         &write_html, /*compares=*/true};
 
 }  // namespace kscope::report

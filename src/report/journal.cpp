@@ -1,15 +1,20 @@
 #include "report/journal.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string_view>
 #include <utility>
 
 #include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
+#include "core/utf8.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_codec.hpp"
 #include "report/json_text.hpp"
@@ -29,6 +34,26 @@ void add_phase_keys(std::vector<std::string_view>& pieces, const std::string& la
 }
 
 }  // namespace
+
+std::string journal_write_error(const std::string& path, int error) {
+  const char* name = error == ENOSPC   ? "ENOSPC"
+                     : error == EDQUOT ? "EDQUOT"
+                     : error == EROFS  ? "EROFS"
+                     : error == EIO    ? "EIO"
+                     : error == EFBIG  ? "EFBIG"
+                     : error == ENOENT ? "ENOENT"
+                                       : nullptr;
+  const std::string head = "cannot write the journal '" + path + "': ";
+  const std::string code = name ? " (" + std::string(name) + ")" : "";
+  if (error == ENOENT) {
+    return head + "the file was deleted while the sweep ran" + code +
+           ". The sweep stopped; what it measured went with the file. Measure again into an "
+           "output_prefix that stays.";
+  }
+  return head + std::strerror(error) + code +
+         ". The sweep stopped; the runs journaled before are kept and load. Free space or "
+         "choose another output_prefix, then pass the journal as resume= to measure the rest.";
+}
 
 JournalWriter::JournalWriter(const std::string& path, const Results::Data& header) : path_(path) {
   file_ = std::fopen(path.c_str(), "w");
@@ -50,11 +75,33 @@ void JournalWriter::write_line(const std::string& line) { write_pieces({line}); 
 
 void JournalWriter::write_pieces(const std::vector<std::string_view>& pieces) {
   if (!file_) return;
-  for (const auto piece : pieces) std::fwrite(piece.data(), 1, piece.size(), file_);
-  std::fputc('\n', file_);
+  const long start = std::ftell(file_);  // where the line begins: a failed one is cut off there
+  bool ok = start >= 0;
+  for (const auto piece : pieces) {
+    ok = ok && std::fwrite(piece.data(), 1, piece.size(), file_) == piece.size();
+  }
+  ok = ok && std::fputc('\n', file_) != EOF;
   // fflush hands the line to the kernel, so it survives a crash or Ctrl-C of this process. No
   // fdatasync: on the H200 VM it cost about a millisecond per append, paid on every journal write.
-  std::fflush(file_);
+  ok = ok && std::fflush(file_) == 0;
+  if (!ok) fail_write(start, errno);
+  // A journal whose file was deleted (its directory removed) loses every line: say so at the
+  // next line, not after the sweep.
+  struct stat st{};
+  if (::fstat(::fileno(file_), &st) == 0 && st.st_nlink == 0) fail_write(start, ENOENT);
+}
+
+void JournalWriter::fail_write(long line_start, int error) {
+  // The stream's buffer may hold part of the line: the file is closed and cut back to the
+  // line's start through a copy of its descriptor, so that no partial line stays on disk.
+  const int fd = ::dup(::fileno(file_));
+  std::fclose(file_);
+  file_ = nullptr;
+  if (fd >= 0) {
+    if (line_start >= 0) (void)!::ftruncate(fd, line_start);
+    ::close(fd);
+  }
+  throw Error(journal_write_error(path_, error));
 }
 
 SerialWorker& JournalWriter::worker() {
@@ -280,15 +327,24 @@ JournalContents read_journal(const std::string& path) {
     const std::string& line = lines[line_no - 1];
     if (line.empty()) continue;
     const std::string where = "'" + path + "' line " + std::to_string(line_no);
+    const auto bad = first_invalid_utf8(line);
+    // A last line cut inside a character ends with part of it: that is a cut line (below).
+    if (bad && !(line_no == last && line.size() - *bad < 4)) {
+      const std::string what = "is not UTF-8 text (byte " + escape_invalid_utf8(line.substr(*bad, 1)) +
+                               " at column " + std::to_string(*bad + 1) + ")";
+      if (line_no == 1) throw FileFormatError(where + " " + what);
+      skipped.push_back("line " + std::to_string(line_no) + " " + what);
+      continue;
+    }
     Json j;
     try {
       j = parse_json(line, path, line_no);
     } catch (const FileFormatError&) {
       if (line_no == 1) throw;
-      // A last line cut short by a crash is expected; a bad line before it is reported.
-      if (line_no != last) {
-        skipped.push_back("line " + std::to_string(line_no) + " is not JSON (cut or corrupted)");
-      }
+      // A last line cut short: the process ended (or the disk filled) while writing it.
+      skipped.push_back("line " + std::to_string(line_no) +
+                        (line_no == last ? " is cut short (the process ended while writing it)"
+                                         : " is not JSON (cut or corrupted)"));
       continue;
     }
     const JsonField field(j);
@@ -303,6 +359,12 @@ JournalContents read_journal(const std::string& path) {
         header_from_json(field, &d);
         if (const auto options = field.find("options")) {
           c.combined = options->value("combine_kernel_metrics", false);
+        } else {
+          // kscope writes them: what resume compares, and what the tables' options show.
+          d.load_warnings.push_back("journal '" + path +
+                                    "': its header (line 1) has no \"options\"; the result "
+                                    "shows kscope's defaults in their place, and resume cannot "
+                                    "check that they are the sweep's");
         }
         continue;
       }
@@ -343,6 +405,17 @@ JournalContents read_journal(const std::string& path) {
 
   c.records = finished_records(std::move(c.records), c.runs);
   return c;
+}
+
+bool is_result_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string first;
+  if (!in || !std::getline(in, first) || first.find("\"kscope.journal\"") != std::string::npos) {
+    return false;
+  }
+  const std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Json j = Json::parse(first + "\n" + rest, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() && j.value("kind", Json()) == "kscope.results";
 }
 
 Results load_journal(const std::string& path) {

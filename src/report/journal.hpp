@@ -75,6 +75,9 @@ class JournalWriter : public RunSink {
   void write_now(std::string line);  // posts `line` and waits for it
   void write_line(const std::string& line);  // the thread's writes: a line, flushed
   void write_pieces(const std::vector<std::string_view>& pieces);  // a line of these pieces
+  // A line could not be written (`error`: errno): closes the file cut back to `line_start` and
+  // throws kscope::Error (journal_write_error).
+  [[noreturn]] void fail_write(long line_start, int error);
   void stage(const std::vector<RunLog>& runs, const std::vector<RunTelemetry>* telemetry,
              const std::vector<PhaseSpan>& phases);  // the thread's
   // What telemetry_source_ recorded since its previous call; nullopt without a source.
@@ -99,6 +102,10 @@ class JournalWriter : public RunSink {
   std::unique_ptr<SerialWorker> worker_;
 };
 
+/// The error of a journal line that could not be written: names `path` and the errno `error`
+/// (ENOSPC, EROFS, ...; ENOENT: the file was deleted) and what to do.
+[[nodiscard]] std::string journal_write_error(const std::string& path, int error);
+
 /// What a journal's lines hold (read_journal): the header in `data` (name, id, options, metadata,
 /// configs, findings, failures, complete, load_warnings; no tables), the finished runs, the records
 /// of those runs, and the telemetry.
@@ -110,6 +117,10 @@ struct JournalContents {
   std::vector<RunTelemetry> telemetry;
   std::vector<PhaseSpan> phases;  ///< the timeline's host phases ("phases" of runs and end lines)
 };
+
+/// Whether `path` holds a kscope result document (a JSON object of kind "kscope.results", what
+/// Results::write_json writes) rather than a journal; false when it cannot be read.
+[[nodiscard]] bool is_result_file(const std::string& path);
 
 /// Reads a journal's lines, with the rules of load_journal(), without building the tables.
 [[nodiscard]] JournalContents read_journal(const std::string& path);

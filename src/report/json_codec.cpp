@@ -1,10 +1,12 @@
 #include "report/json_codec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
 #include <variant>
 
+#include "core/option_table.hpp"
 #include "core/processed_columns.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_field.hpp"
@@ -23,8 +25,6 @@ std::optional<std::string> optional_string_from(const JsonField& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<std::string>();
 }
-
-Json optional_int(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
 
 // The journal's types are encoded once, as text (json_text.hpp); their trees parse it.
 template <class T>
@@ -76,103 +76,83 @@ Value value_from_json(const JsonField& field) {
   return Value(to_text(j));  // lists/dicts written by Python: kept as their JSON text
 }
 
-Json to_json(const Options& o) {
-  Json j{{"runs", o.runs},
-              {"auto_runs", o.adaptive.enabled},
-              {"target_rel_ci", o.adaptive.target_rel_ci},
-              {"min_runs", o.adaptive.min_runs},
-              {"max_runs", o.adaptive.max_runs},
-              {"time_budget", o.adaptive.time_budget},
-              {"warmup_runs", o.warmup_runs},
-              {"metrics", o.metrics},
-              {"tool", o.tool},
-              {"cache_control", o.cache_control},
-              {"clock_control", o.clock_control},
-              {"replay_mode", o.replay_mode},
-              {"metric_replay", o.metric_replay},
-              {"duration_source", o.duration_source},
-              {"cuda_graph", o.cuda_graph},
-              {"ignore_kernel_list", o.ignore_kernel_list},
-              {"combine_kernel_metrics", static_cast<bool>(o.combine_kernel_metrics)},
-              {"derive_metric", static_cast<bool>(o.derive_metric)},
-              {"normalize_against",
-               o.normalize_against.empty() ? Json(nullptr) : Json(o.normalize_against)},
-              {"verbosity", static_cast<int>(o.verbosity)},
-              {"output_prefix", o.output_prefix},
-              {"output_csv", o.output_csv},
-              {"on_config_error", o.on_config_error},
-              {"resume", o.resume},
-              {"ncu_part_seconds", o.ncu_part_seconds},
-              {"shard", o.shard},
-              {"shard_balance", o.shard_balance},
-              {"thermal_mode", o.thermal.mode},
-              {"thermal_wait", optional_int(o.thermal.wait)},
-              {"thermal_cont", optional_int(o.thermal.cont)},
-              {"thermal_timeout", optional_int(o.thermal.timeout)},
-              {"thermal_device", optional_int(o.thermal.device)},
-              {"reexec_argv", o.reexec_argv},
-              {"reexec_unavailable", o.reexec_unavailable},
-              {"sanitizer_checks", o.sanitizer.checks},
-              {"sanitizer_leak_check", o.sanitizer.leak_check},
-              {"sanitizer_print_limit", o.sanitizer.print_limit}};
-  if (!o.info_collectors.empty()) {
+namespace {
+
+// One option's JSON value, by its C++ type; callbacks are stored as whether they are set.
+template <class T>
+Json option_json(const OptionSpec& spec, const T& v) {
+  if constexpr (std::is_same_v<T, std::optional<int>> || std::is_same_v<T, std::optional<bool>>) {
+    return optional_json(v);
+  } else if constexpr (std::is_same_v<T, Verbosity>) {
+    return static_cast<int>(v);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return spec.empty_is_null && v.empty() ? Json(nullptr) : Json(v);
+  } else if constexpr (std::is_same_v<T, std::vector<InfoCollector>>) {
     Json collectors = Json::array();
-    for (const auto& c : o.info_collectors) {
-      collectors.push_back(Json{{"name", c.name}, {"scope", scope_name(c.scope)}});
+    for (const auto& c : v) collectors.push_back(Json{{"name", c.name}, {"scope", scope_name(c.scope)}});
+    return collectors;
+  } else if constexpr (IsOptionCallback<T>::value) {
+    return static_cast<bool>(v);
+  } else {
+    return v;  // int, double, bool, a list of texts
+  }
+}
+
+// Reads one option from its key in `j`; a missing key keeps the value. Callbacks are code and
+// are not read back.
+template <class T>
+void read_option(const JsonField& j, const OptionSpec& spec, T& v) {
+  if constexpr (std::is_same_v<T, std::optional<int>>) {
+    if (j.json().contains(spec.name)) v = j.optional<int>(spec.name);
+  } else if constexpr (std::is_same_v<T, Verbosity>) {
+    if (const auto f = j.find(spec.name)) {
+      const int level = f->get<int>();
+      if (level < static_cast<int>(Verbosity::kSilent) || level > static_cast<int>(Verbosity::kDebug)) {
+        f->fail("a verbosity from 0 to 4");
+      }
+      v = static_cast<Verbosity>(level);
     }
-    j["info_collectors"] = std::move(collectors);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    v = j.value(spec.name, spec.empty_is_null ? std::string() : v);
+  } else if constexpr (std::is_same_v<T, std::vector<InfoCollector>>) {
+    // Info collectors come back by name and scope; their callbacks are not stored.
+    if (const auto collectors = j.find(spec.name)) {
+      v.clear();
+      for (const auto& c : collectors->items()) {
+        v.push_back({c.at("name").get<std::string>(), scope_of(c.at("scope")), {}});
+      }
+    }
+  } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, double> ||
+                       std::is_same_v<T, bool> || std::is_same_v<T, std::vector<std::string>>) {
+    v = j.value(spec.name, v);
+  }
+}
+
+}  // namespace
+
+// The stored options (option_table.hpp), in the table's order; info_collectors only when set.
+Json to_json(const Options& o) {
+  Json j = Json::object();
+  for (const auto& spec : option_table()) {
+    if (spec.record == OptionRecord::kNotStored) continue;
+    std::visit(
+        [&](const auto& field) {
+          const auto& value = field.of(o);
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, std::vector<InfoCollector>>) {
+            if (value.empty()) return;
+          }
+          j[spec.name] = option_json(spec, value);
+        },
+        spec.field);
   }
   return j;
 }
 
 void options_from_json(const JsonField& j, Options* o) {
-  o->runs = j.value("runs", o->runs);
-  o->adaptive.enabled = j.value("auto_runs", o->adaptive.enabled);
-  o->adaptive.target_rel_ci = j.value("target_rel_ci", o->adaptive.target_rel_ci);
-  o->adaptive.min_runs = j.value("min_runs", o->adaptive.min_runs);
-  o->adaptive.max_runs = j.value("max_runs", o->adaptive.max_runs);
-  o->adaptive.time_budget = j.value("time_budget", o->adaptive.time_budget);
-  o->warmup_runs = j.value("warmup_runs", o->warmup_runs);
-  o->metrics = j.value("metrics", o->metrics);
-  o->tool = j.value("tool", o->tool);
-  o->cache_control = j.value("cache_control", o->cache_control);
-  o->clock_control = j.value("clock_control", o->clock_control);
-  o->replay_mode = j.value("replay_mode", o->replay_mode);
-  o->metric_replay = j.value("metric_replay", o->metric_replay);
-  o->duration_source = j.value("duration_source", o->duration_source);
-  o->cuda_graph = j.value("cuda_graph", o->cuda_graph);
-  o->ignore_kernel_list = j.value("ignore_kernel_list", o->ignore_kernel_list);
-  o->normalize_against = j.value("normalize_against", std::string());
-  if (const auto v = j.find("verbosity")) {
-    const int level = v->get<int>();
-    if (level < static_cast<int>(Verbosity::kSilent) || level > static_cast<int>(Verbosity::kDebug)) {
-      v->fail("a verbosity from 0 to 4");
-    }
-    o->verbosity = static_cast<Verbosity>(level);
-  }
-  o->output_prefix = j.value("output_prefix", o->output_prefix);
-  o->output_csv = j.value("output_csv", o->output_csv);
-  o->on_config_error = j.value("on_config_error", o->on_config_error);
-  o->resume = j.value("resume", o->resume);
-  o->ncu_part_seconds = j.value("ncu_part_seconds", o->ncu_part_seconds);
-  o->shard = j.value("shard", o->shard);
-  o->shard_balance = j.value("shard_balance", o->shard_balance);
-  o->thermal.mode = j.value("thermal_mode", o->thermal.mode);
-  if (j.json().contains("thermal_wait")) o->thermal.wait = j.optional<int>("thermal_wait");
-  if (j.json().contains("thermal_cont")) o->thermal.cont = j.optional<int>("thermal_cont");
-  if (j.json().contains("thermal_timeout")) o->thermal.timeout = j.optional<int>("thermal_timeout");
-  if (j.json().contains("thermal_device")) o->thermal.device = j.optional<int>("thermal_device");
-  o->reexec_argv = j.value("reexec_argv", o->reexec_argv);
-  o->reexec_unavailable = j.value("reexec_unavailable", o->reexec_unavailable);
-  o->sanitizer.checks = j.value("sanitizer_checks", o->sanitizer.checks);
-  o->sanitizer.leak_check = j.value("sanitizer_leak_check", o->sanitizer.leak_check);
-  o->sanitizer.print_limit = j.value("sanitizer_print_limit", o->sanitizer.print_limit);
-  // Info collectors come back by name and scope; their callbacks are code and are not stored.
-  if (const auto collectors = j.find("info_collectors")) {
-    o->info_collectors.clear();
-    for (const auto& c : collectors->items()) {
-      o->info_collectors.push_back({c.at("name").get<std::string>(), scope_of(c.at("scope")), {}});
-    }
+  for (const auto& spec : option_table()) {
+    if (spec.record == OptionRecord::kNotStored) continue;
+    std::visit([&](const auto& field) { read_option(j, spec, field.of(*o)); }, spec.field);
   }
 }
 
@@ -292,9 +272,12 @@ std::vector<Config> configs_from_json(const JsonField& j,
   for (const auto& c : j.items()) {
     std::vector<Value> values;
     for (const auto& v : c.at("values").items()) values.push_back(value_from_json(v));
-    if (values.size() != parameters.size() && !parameters.empty()) {
-      c.at("values").fail("an array of " + std::to_string(parameters.size()) +
-                          " values (one per parameter)");
+    if (values.size() != parameters.size()) {
+      c.at("values").fail(parameters.empty()
+                              ? std::string("no values, as the header's \"parameters\" is empty "
+                                            "or missing")
+                              : "an array of " + std::to_string(parameters.size()) +
+                                    " values (one per parameter)");
     }
     Config config(std::move(values), parameters);
     config.set_index(out.size());
@@ -440,7 +423,15 @@ RunLog run_log_from_json(const JsonField& j) {
   RunLog r;
   r.run.config = j.at("config").get<std::size_t>();
   r.run.run = j.at("run").get<std::size_t>();
-  r.entered = j.at("entered").get<std::vector<std::string>>();
+  const JsonField entered = j.at("entered");
+  r.entered = entered.get<std::vector<std::string>>();
+  for (std::size_t i = 0; i < r.entered.size(); ++i) {
+    if (std::find(r.entered.begin(), r.entered.begin() + i, r.entered[i]) !=
+        r.entered.begin() + i) {
+      throw FileFormatError("at " + entered.path() + ": annotation \"" + r.entered[i] +
+                            "\" is listed twice (a run enters each annotation at most once)");
+    }
+  }
   r.failed = j.at("failed").get<std::vector<std::string>>();
   if (const auto info = j.find("info")) {
     for (const auto& v : info->items()) r.info.push_back(info_value_from_json(v));

@@ -88,6 +88,6 @@ void write_markdown(const WriteInput& in, std::ostream& out) {
 extern const Writer kMarkdownWriter;  // registered in writer_registry.cpp
 const Writer kMarkdownWriter{"md", ".md",
                              "metadata and the processed table as markdown (issues, pull requests)",
-                             &write_markdown};
+                             &write_markdown, /*compares=*/true};
 
 }  // namespace kscope::report

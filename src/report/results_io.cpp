@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_file.hpp"
 #include "report/html_table.hpp"
 #include "report/journal.hpp"
 #include "report/json_codec.hpp"
@@ -35,12 +36,14 @@ std::vector<ProcessedRow> Results::rows(const std::string& metric) const {
 void Results::write(const std::string& format, std::ostream& out,
                     const WriteOptions& options) const {
   const report::Writer& writer = report::find_writer(format);
+  report::check_compare(writer, options.compare);
   writer.write(report::WriteInput{*this, options.compare, options.colour, options.full_paths}, out);
 }
 
 void Results::write(const std::string& format, const std::string& path,
                     const WriteOptions& options) const {
   const report::Writer& writer = report::find_writer(format);  // before the file is created
+  report::check_compare(writer, options.compare);
   auto out = open_for_writing(path);
   writer.write(report::WriteInput{*this, options.compare, options.colour, options.full_paths}, out);
   out.flush();
@@ -118,6 +121,7 @@ Results Results::load(const std::string& path) {
   if (text.substr(0, text.find('\n')).find("\"kscope.journal\"") != std::string::npos) {
     return report::load_journal(path);
   }
+  check_text_file(text, path, "a kscope result (JSON) or journal (JSON lines)");
   const report::Json j = report::parse_json(text, path);
   const report::JsonField root(j);
   if (!j.is_object() || j.value("kind", report::Json()) != "kscope.results") {

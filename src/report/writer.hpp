@@ -27,11 +27,15 @@ struct Writer {
   const char* description;  ///< one line for `kscope show --help` and docs
   /// Writes the whole document to `out`; throws kscope::Error for what it cannot write.
   void (*write)(const WriteInput& in, std::ostream& out);
+  bool compares = false;    ///< writes a compare table when given a baseline (WriteInput::compare)
 };
 
 /// Every registered writer, in registry order.
 [[nodiscard]] const std::vector<const Writer*>& writers();
 /// The writer called `name`; InvalidArgument naming the registered formats when there is none.
 [[nodiscard]] const Writer& find_writer(const std::string& name);
+/// InvalidArgument naming the formats that compare when `compare` is set and `writer` does not
+/// compare (a baseline it would ignore without a word).
+void check_compare(const Writer& writer, const Results* compare);
 
 }  // namespace kscope::report

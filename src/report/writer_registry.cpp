@@ -39,6 +39,17 @@ const Writer& find_writer(const std::string& name) {
   throw InvalidArgument("unknown output format '" + name + "' (expected one of: " + names + ")");
 }
 
+void check_compare(const Writer& writer, const Results* compare) {
+  if (!compare || writer.compares) return;
+  std::string names;
+  for (const Writer* w : writers()) {
+    if (w->compares) names += (names.empty() ? "" : ", ") + std::string(w->name);
+  }
+  throw InvalidArgument("format '" + std::string(writer.name) +
+                        "' has no compare table: a baseline (kscope show --compare, compare=) "
+                        "applies to " + names + " only. Leave it out, or choose one of those.");
+}
+
 }  // namespace kscope::report
 
 namespace kscope {

@@ -3,17 +3,20 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
+#include "core/interrupt_check.hpp"
 #include "kscope/errors.hpp"
+#include "subprocess/executable_lookup.hpp"
 #include "subprocess/line_tail.hpp"
 
 extern char** environ;
@@ -50,19 +53,6 @@ class Pipe {
   std::array<int, 2> fds_{-1, -1};
 };
 
-class SpawnActions {
- public:
-  SpawnActions() { posix_spawn_file_actions_init(&actions_); }
-  ~SpawnActions() { posix_spawn_file_actions_destroy(&actions_); }
-  SpawnActions(const SpawnActions&) = delete;             // non-copyable
-  SpawnActions& operator=(const SpawnActions&) = delete;  // non-copyable
-  void dup_to(int fd, int target) { posix_spawn_file_actions_adddup2(&actions_, fd, target); }
-  [[nodiscard]] const posix_spawn_file_actions_t* get() const { return &actions_; }
-
- private:
-  posix_spawn_file_actions_t actions_;
-};
-
 std::vector<std::string> merged_environment(
     const std::vector<std::pair<std::string, std::string>>& additions) {
   std::map<std::string, std::string> replaced;
@@ -83,6 +73,71 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
   for (auto& s : strings) out.push_back(s.data());
   out.push_back(nullptr);
   return out;
+}
+
+// The program's path: argv[0] when it holds a '/', else the first executable of that name in
+// PATH (as execvp looks it up); "" when there is none.
+std::string program_path(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  return find_in_path(program, path ? path : "/usr/local/bin:/usr/bin:/bin");
+}
+
+// Starts the program with stderr (and stdout, when out_fd >= 0) on the given pipe ends. The
+// child is killed (SIGKILL) when the thread that started it ends, so that a parent killed while
+// an ncu part runs leaves no ncu holding the GPU: prctl(PR_SET_PDEATHSIG) between fork and
+// exec, which posix_spawn cannot do. Only async-signal-safe calls run in the child before exec;
+// an exec failure comes back through a close-on-exec pipe.
+pid_t spawn(const std::string& program, char** argv, char** envp, int err_fd, int out_fd) {
+  const auto cannot_start = [&](int error) {
+    return ToolError("cannot start '" + program + "': " + std::strerror(error) +
+                     ". Check that the path exists and is executable.");
+  };
+  const std::string path = program_path(program);
+  if (path.empty()) throw cannot_start(ENOENT);
+  Pipe status;
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    throw ToolError("cannot start '" + program + "': fork failed: " + std::strerror(errno));
+  }
+  if (pid == 0) {
+    int error = 0;
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) error = ESRCH;
+    if (error == 0 && ::dup2(err_fd, STDERR_FILENO) < 0) error = errno;
+    if (error == 0 && out_fd >= 0 && ::dup2(out_fd, STDOUT_FILENO) < 0) error = errno;
+    if (error == 0) {
+      ::execve(path.c_str(), argv, envp);
+      error = errno;
+    }
+    (void)!::write(status.write_end(), &error, sizeof error);
+    ::_exit(127);
+  }
+  status.close_write();
+  int error = 0;
+  ssize_t n;
+  do {
+    n = ::read(status.read_end(), &error, sizeof error);
+  } while (n < 0 && errno == EINTR);
+  if (n == static_cast<ssize_t>(sizeof error)) {  // the child never reached the program
+    (void)::waitpid(pid, nullptr, 0);
+    throw cannot_start(error);
+  }
+  return pid;
+}
+
+// Stops a child that is still running: SIGTERM, then SIGKILL after the grace period.
+void stop_child(pid_t pid) {
+  (void)::kill(pid, SIGTERM);
+  const auto t0 = std::chrono::steady_clock::now();
+  while (::waitpid(pid, nullptr, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() - t0 > kKillGrace) {
+      (void)::kill(pid, SIGKILL);
+      (void)::waitpid(pid, nullptr, 0);
+      return;
+    }
+    ::usleep(10'000);
+  }
 }
 
 void set_nonblocking(int fd) { (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
@@ -143,25 +198,15 @@ ProcessResult run_process(const ProcessSpec& spec) {
   }
   Pipe err_pipe;
   std::optional<Pipe> out_pipe;
-  SpawnActions actions;
-  actions.dup_to(err_pipe.write_end(), STDERR_FILENO);
-  if (spec.capture_stdout) {
-    out_pipe.emplace();
-    actions.dup_to(out_pipe->write_end(), STDOUT_FILENO);
-  }
+  if (spec.capture_stdout) out_pipe.emplace();
   std::vector<std::string> args = spec.argv;
   std::vector<std::string> env = merged_environment(spec.environment);
   std::vector<char*> c_args = c_strings(args);
   std::vector<char*> c_env = c_strings(env);
 
   const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = -1;
-  // posix_spawnp looks a bare name up in PATH like execvp; glibc reports exec failures here.
-  const int rc = posix_spawnp(&pid, c_args[0], actions.get(), nullptr, c_args.data(), c_env.data());
-  if (rc != 0) {
-    throw ToolError("cannot start '" + spec.argv.front() + "': " + std::strerror(rc) +
-                    ". Check that the path exists and is executable.");
-  }
+  const pid_t pid = spawn(spec.argv.front(), c_args.data(), c_env.data(), err_pipe.write_end(),
+                          out_pipe ? out_pipe->write_end() : -1);
   err_pipe.close_write();
   if (out_pipe) out_pipe->close_write();
   set_nonblocking(err_pipe.read_end());
@@ -204,6 +249,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
       break;
     }
     if (w < 0 && errno != EINTR) break;  // not our child any more (SIGCHLD ignored): no status
+    try {
+      check_interrupt();  // a Ctrl-C of the caller's (kscope::set_interrupt_check)
+    } catch (...) {
+      stop_child(pid);
+      throw;
+    }
     const auto now = std::chrono::steady_clock::now();
     if (spec.timeout && !term_sent && now - t0 > *spec.timeout) {
       result.timed_out = true;

@@ -2,7 +2,9 @@
 // Starts a program from an argument vector (never through a shell, so no quoting or injection
 // issues), with environment additions, and waits for it with an optional timeout. The
 // re-executing tools (ncu, compute-sanitizer) and their version queries all go through here, so
-// that pipes, signals and the stderr tail are handled in one place.
+// that pipes, signals and the stderr tail are handled in one place. A child is killed when the
+// thread that started it ends (its parent killed: no orphaned ncu keeps the GPU), and stopped
+// when the interrupt check (core/interrupt_check) throws while it runs.
 
 #include <chrono>
 #include <cstddef>
@@ -46,7 +48,8 @@ struct ProcessResult {
 };
 
 /// Runs the program and waits for it. Throws kscope::ToolError naming the program when it
-/// cannot be started (missing, not executable).
+/// cannot be started (missing, not executable), and what the interrupt check throws, once the
+/// child is stopped (SIGTERM, SIGKILL after 5 s).
 [[nodiscard]] ProcessResult run_process(const ProcessSpec& spec);
 
 /// The argument vector as one line for logs: arguments with spaces or quotes are single-quoted.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/interrupt_check.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::thermal {
@@ -153,6 +154,7 @@ void ThermalController::wait_for_cooling(int headroom) {
       on_timeout(*h);
       start = clock_.now();
     }
+    check_interrupt();  // a Ctrl-C of the caller's (kscope::set_interrupt_check)
     clock_.sleep(kPollSeconds);  // the sampler keeps reading meanwhile
     h = headroom_of(readings_.reading(device_));
   }

@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // import_ncu reads a path: one scratch file per process.
   static const std::string path = "/tmp/kscope-fuzz-ncu-" + std::to_string(getpid()) + ".csv";
   {
-    // A NUL byte would make import_ncu take the file for a .ncu-rep and run ncu on it: this
-    // target is about the CSV reader.
+    // Without NUL bytes the file cannot start with a report's magic "NVR\0", which would make
+    // import_ncu run ncu on it: this target is about the CSV reader.
     std::string text(reinterpret_cast<const char*>(data), size);
     for (char& c : text) {
       if (c == '\0') c = ' ';

@@ -126,8 +126,42 @@ def test_an_empty_name_is_refused_and_the_next_annotation_opens():
         assert native.current_annotation() == "next"
 
 
+def test_a_name_with_a_nul_is_an_annotation_error():
+    # It reached the tables and CSV (issue 38).
+    with pytest.raises(AnnotationError) as info:
+        with kscope.annotate("a\0b"):
+            pass
+    assert str(info.value) == (
+        "Invalid annotation name 'a\\x00b': it contains a NUL character (at position 1), which "
+        "NVTX, the tables and CSV cannot carry. Rename it."
+    )
+    assert native.current_annotation() == ""
+
+
 def test_a_name_that_is_no_text_is_an_annotation_error():
     with pytest.raises(AnnotationError, match=r"^Invalid annotation name '\\udcff': it is not valid "
                        r"text \(surrogates not allowed at position 0\); annotation names must be "
                        r"encodable as UTF-8\.$"):  # fmt: skip
         kscope.annotate("\udcff")
+
+
+def test_an_annotation_left_open_in_a_run_is_warned_about_once(monkeypatch, tmp_path):
+    # It gave a row of 0 runs and no word (issue 38).
+    monkeypatch.setattr(native, "profile", native._test_profile_without_device)
+
+    @kscope.analyze.kernel(configs=[1, 2], runs=2, output_prefix=f"{tmp_path}/",
+                           verbosity=kscope.VerbosityLevel.SILENT, thermal_mode="off")  # fmt: skip
+    def bench(n):
+        kscope.annotate("left").__enter__()
+
+    with pytest.warns(RuntimeWarning) as caught:
+        results = bench()
+    texts = [str(w.message) for w in caught if "still open" in str(w.message)]
+    assert texts == [
+        "annotation 'left' was still open when run 0 of config 0 (n=1) returned; kscope closed "
+        "it and recorded that run of it as failed (NaN, 0 runs). Close every annotation inside "
+        "the benchmark (end_annotation, or a scope: kscope::Annotation, Python's `with "
+        "kscope.annotate(...)`)."
+    ]
+    assert list(results.to_dataframe()["NumRuns"]) == [0, 0]
+    assert native.current_annotation() == ""

@@ -63,7 +63,7 @@ def _sweep_journal(path: str, slow: float) -> None:
     """A journal of one sweep over n = 1, 2 of annotation "k", 12 runs each; ``slow`` scales
     every time."""
     header = {"schema_version": "1.0", "kind": "kscope.journal", "name": "sweep", "id": 0,
-              "metadata": {"gpu": "NVIDIA H200", "tool": "cupti"}, "parameters": ["n"],
+              "metadata": {"gpu": "NVIDIA H200", "tool": "cupti"}, "options": {}, "parameters": ["n"],
               "configs": [{"values": [1]}, {"values": [2]}]}  # fmt: skip
     runs, records = [], []
     for config in (0, 1):
@@ -88,6 +88,7 @@ def folder(tmp_path_factory) -> str:
         kscope.load(str(here / f"{name}.jsonl")).to_json(here / f"{name}.json")
     (here / "broken.json").write_text('{"kind":')
     (here / "array.json").write_text("[1]")
+    (here / "blank.json").write_text("")
     (here / "empty").mkdir()
     return str(here)
 

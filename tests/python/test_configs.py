@@ -328,3 +328,35 @@ def test_configs_that_are_no_collection_of_configs_are_a_type_error(fake_engine,
                        r"function\), e.g\. \["):  # fmt: skip
         f(configs=bad)
     assert fake_engine.calls == []
+
+
+@pytest.mark.parametrize("bad", [5, "abc"])
+def test_configs_that_are_no_collection_are_refused_at_decoration(fake_engine, bad):
+    # configs=5 at decoration raised "'int' object is not iterable" at the first call (issue 38).
+    with pytest.raises(TypeError) as info:
+
+        @kernel(configs=bad)
+        def f(n):
+            pass
+
+    assert str(info.value) == (
+        "configs must be a sequence or iterable of configs (each a tuple of argument values, or a "
+        f"scalar for a one-parameter function), e.g. [{bad!r}]; got {bad!r}"
+    )
+
+
+@pytest.mark.parametrize("where", ["call", "decoration"])
+def test_a_dict_of_configs_is_a_type_error(fake_engine, where):
+    # {1: 2} was measured as [(1,)], its keys (issue 38).
+    with pytest.raises(TypeError) as info:
+
+        @kernel(configs={1: 2} if where == "decoration" else None)
+        def f(n):
+            pass
+
+        f(configs={1: 2})
+    assert str(info.value) == (
+        "configs must be a sequence or iterable of configs, got a dict ({1: 2}), whose iteration "
+        "gives only its keys; give a list of configs, e.g. [(1, 2)]"
+    )
+    assert fake_engine.calls == []

@@ -242,6 +242,45 @@ def test_an_output_prefix_that_cannot_be_created_names_the_option(fake_engine, t
     assert fake_engine.calls == []
 
 
+def test_output_prefix_with_a_tilde_is_below_the_home_directory(fake_engine, tmp_path, monkeypatch):
+    # "~/x/" made a directory literally named "~" in the working directory (issue 38).
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+
+    @kscope.analyze.kernel(output_prefix="~/x/", verbosity=SILENT)
+    def f():
+        pass
+
+    f()
+    assert (tmp_path / "home" / "x").is_dir()
+    assert not (tmp_path / "~").exists()
+    assert fake_engine.calls[0]["options"].output_prefix == f"{tmp_path}/home/x/"
+
+
+def test_output_prefix_with_a_nul_is_refused_at_decoration(fake_engine):
+    # It raised os.makedirs' bare "ValueError: embedded null byte" at the first call (issue 38).
+    with pytest.raises(kscope.exceptions.InvalidArgumentError) as info:
+        kscope.analyze.kernel(output_prefix="out\0dir/")(lambda: None)
+    assert str(info.value) == (
+        "Invalid output_prefix 'out\\x00dir/': it contains a NUL character, which no path can "
+        "hold. Choose a prefix without it."
+    )
+
+
+@pytest.mark.parametrize("name", ["resume", "shard_balance"])
+def test_path_options_of_another_type_are_a_type_error_naming_them(fake_engine, name):
+    # resume=5 raised os.fspath's bare "expected str, bytes or os.PathLike object" (issue 38).
+    with pytest.raises(TypeError) as info:
+        kscope.analyze.kernel(**{name: 5})(lambda: None)
+    assert str(info.value) == f"{name} must be a str, an os.PathLike or None, got 5"
+
+
+def test_path_options_take_a_path_like(fake_engine, tmp_path):
+    journal = tmp_path / "j.jsonl"
+    f = kscope.analyze.kernel(resume=journal)(lambda: None)
+    assert f.__kscope_profiler__.settings.engine["resume"] == str(journal)
+
+
 def test_decorating_creates_no_temporary_directory(monkeypatch, tmp_path):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 

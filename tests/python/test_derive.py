@@ -79,6 +79,19 @@ def test_non_number_is_a_type_error():
         call(lambda t, m, n: {"speed": ("fast", "x")})
 
 
+@pytest.mark.parametrize("result", [(1.0, "ops/s", 3), {"speed": (1.0, "ops/s", "x")}])
+def test_tuple_of_three_is_a_type_error_naming_it(result):
+    # It kept the first two elements and dropped the third without a word (issue 38).
+    name = "speed" if isinstance(result, dict) else "<lambda>"
+    shown = result["speed"] if isinstance(result, dict) else result
+    with pytest.raises(TypeError) as info:
+        call(lambda t, m, n: result)
+    assert str(info.value) == (
+        f"derive_metric returned {shown!r} for metric '{name}', a tuple of 3 elements; return "
+        "a value, a (value, unit) tuple or a dict of them"
+    )
+
+
 def test_arity_check_text():
     with pytest.raises(ValueError, match=r"^derive_metric expects 3 parameters \(1 metric values "
                        r"\+ 2 configs\), but has 2 parameters$"):  # fmt: skip

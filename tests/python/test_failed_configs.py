@@ -252,3 +252,15 @@ def test_skipped_failures_do_not_warn_in_raise_mode(cpu_engine, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sweep(tmp_path)()
+
+
+def test_resume_of_a_result_file_says_it_is_no_journal(cpu_engine, tmp_path):
+    # It said "line 1 is not JSON" (issue 38).
+    result = tmp_path / "r.json"
+    sweep(tmp_path / "a")().write("json", result)
+    with pytest.raises(InvalidArgumentError) as e:
+        sweep(tmp_path / "b", resume=result)()
+    assert str(e.value) == (
+        f"Invalid resume '{result}': it is a kscope result file, not a journal. Give the journal "
+        'the run wrote (its path is printed as "Journal: ..." when a session starts; the '
+        "result's journal_path names it).")

@@ -185,3 +185,34 @@ def test_member_of_the_wrong_type_is_named(tmp_path, parent, key):
         kscope.load(path)
     assert f"at /{parent}{key}: expected " in str(info.value)
     assert str(info.value).endswith("found an object")
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    (b"", "is empty (0 bytes)"),
+    (b"\x00\x01binary", "is not a text file (byte \\x00 at offset 0)"),
+])  # fmt: skip
+def test_empty_and_binary_files_are_said_to_be_so(tmp_path, content, why):
+    # They were "not valid JSON at line 1, column 1" and "invalid literal" (issue 38).
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    with pytest.raises(FileFormatError) as info:
+        kscope.load(path)
+    assert str(info.value) == (
+        f"'{path}' {why}: expected a kscope result (JSON) or journal (JSON lines)"
+    )
+
+
+def test_a_journal_line_that_is_no_utf8_is_a_warning(tmp_path):
+    # It was dropped without a word when it was the last line (issue 38).
+    journal = os.path.join(os.path.dirname(GOLDEN), "python", "journal_unfinished.jsonl")
+    with open(journal, "rb") as f:
+        lines = f.read().rstrip(b"\n").split(b"\n")
+    lines.append(b'{"kind": "metadata", "metadata": {"gpu": "\xff"}}')
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    with pytest.warns(FileFormatWarning) as caught:
+        kscope.load(path)
+    assert [str(w.message) for w in caught] == [
+        f"journal '{path}': line {len(lines)} is not UTF-8 text (byte \\xFF at column 43) (the "
+        "line was skipped; the result lacks what it held)"
+    ]

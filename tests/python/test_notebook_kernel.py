@@ -1,31 +1,17 @@
-"""kscope in a real Jupyter kernel (nbclient runs an ipykernel, the pinned versions of
-requirements-dev.txt): a device-free sweep (the engine's CPU session,
-``_test_profile_without_device``) in a notebook cell draws tqdm.auto's live widget bar, fed by
-the engine's progress updates, which ends full and green; the results and a comparison render
-as HTML tables.
-
-Without nbclient, nbformat, ipykernel, ipywidgets or tqdm the test skips and says which are
-missing, unless ``KSCOPE_REQUIRE_NOTEBOOK_TEST=1`` (set by scripts/lib/python_env.sh when it
-installed requirements-dev.txt, as in CI): then it fails, so CI cannot skip it unnoticed."""
+"""kscope in a real Jupyter kernel (tests/python/notebook_kernel.py): a device-free sweep (the
+engine's CPU session, ``_test_profile_without_device``) in a notebook cell draws tqdm.auto's live
+widget bar, fed by the engine's progress updates, which ends full and green; the results and a
+comparison render as HTML tables."""
 
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-import kscope
-
-# Where this process imported kscope from (the checkout's python/, or an installed wheel's
-# site-packages): the kernel imports the same.
-KSCOPE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(kscope.__file__)))
-PACKAGES = ("nbclient", "nbformat", "ipykernel", "ipywidgets", "tqdm")
+from notebook_kernel import PACKAGES, install_kernel_spec, require_packages
 
 SWEEP = """
 import kscope
@@ -44,37 +30,15 @@ results = sweep()
 """
 
 
-def _require_packages() -> None:
-    missing = [name for name in PACKAGES if importlib.util.find_spec(name) is None]
-    if not missing:
-        return
-    why = (f"needs {', '.join(missing)} to run a Jupyter kernel "
-           "(pip install -r requirements-dev.txt)")  # fmt: skip
-    if os.environ.get("KSCOPE_REQUIRE_NOTEBOOK_TEST") == "1":
-        pytest.fail(f"KSCOPE_REQUIRE_NOTEBOOK_TEST=1, but this Python {why}")
-    pytest.skip(why)
-
-
 def _run_notebook(cells: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Runs ``cells`` in a fresh kernel of this Python, with this process's kscope importable;
     returns the executed notebook, its widget states in ``metadata.widgets``."""
     import nbformat
     from nbclient import NotebookClient
 
-    # A kernel spec of our own, found first on JUPYTER_PATH: the kernel is this interpreter,
-    # whatever "python3" kernels the machine has; state files stay in tmp_path.
-    spec = tmp_path / "jupyter" / "kernels" / "kscope-test"
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "kscope test", "language": "python"}))  # fmt: skip
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
-    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        p for p in [KSCOPE_PARENT, os.environ.get("PYTHONPATH", "")] if p))  # fmt: skip
+    kernel = install_kernel_spec(tmp_path, monkeypatch)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    client = NotebookClient(notebook, kernel_name="kscope-test", timeout=120,
+    client = NotebookClient(notebook, kernel_name=kernel, timeout=120,
                             startup_timeout=120, store_widget_state=True,
                             resources={"metadata": {"path": str(tmp_path)}})  # fmt: skip
     client.execute()
@@ -89,7 +53,7 @@ def _models(notebook: Any, name: str) -> list[dict[str, Any]]:
 def test_a_sweep_in_a_kernel_shows_a_live_bar_and_html_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _require_packages()
+    require_packages()
     notebook = _run_notebook([SWEEP, "results", "kscope.compare(results, sweep())"],
                              tmp_path, monkeypatch)  # fmt: skip
     sweep, shown, compared = notebook.cells
@@ -132,8 +96,8 @@ def test_missing_packages_skip_or_fail_when_required(monkeypatch: pytest.MonkeyP
            "(pip install -r requirements-dev.txt)")  # fmt: skip
     monkeypatch.delenv("KSCOPE_REQUIRE_NOTEBOOK_TEST", raising=False)
     with pytest.raises(pytest.skip.Exception, match=re.escape(why)):
-        _require_packages()
+        require_packages()
     monkeypatch.setenv("KSCOPE_REQUIRE_NOTEBOOK_TEST", "1")
     required = f"KSCOPE_REQUIRE_NOTEBOOK_TEST=1, but this Python {why}"
     with pytest.raises(pytest.fail.Exception, match=re.escape(required)):
-        _require_packages()
+        require_packages()

@@ -167,3 +167,52 @@ def test_python_defaults_are_the_engines(name):
         assert int(default) == int(engine.value if hasattr(engine, "value") else engine)
     else:
         assert default == engine, (name, default, engine)
+
+
+def options_md_defaults() -> dict[str, str]:
+    """docs/options.md's options table: flat name -> its default column."""
+    text = (DOCS / "options.md").read_text()
+    text = text[text.index("| option | default | meaning |"):]
+    text = text[:text.index("\n\n")]
+    rows = re.findall(r"^\| `([a-z_]+)`[^|]*\| ([^|]*) \|", text, flags=re.M)
+    return {name: default for name, default in rows}
+
+
+def default_text(value: object) -> str | None:
+    """How docs/options.md writes an engine default, or None where it describes it in words
+    (empty texts and lists, unset optionals, callbacks, the verbosity level)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str) and value:
+        return f'`"{value}"`'
+    if isinstance(value, list) and value:
+        return "`[" + ", ".join(f'"{v}"' for v in value) + "]`"
+    return None
+
+
+@pytest.mark.parametrize("entry", native.option_table(), ids=lambda e: e["name"])
+def test_options_md_agrees_with_the_option_table(entry):
+    """docs/options.md lists every entry of the engine's option table (core/option_table.cpp)
+    with its default."""
+    documented = options_md_defaults()
+    assert entry["name"] in documented
+    if isinstance(entry["default"], (int, float)) and not isinstance(entry["default"], bool):
+        assert float(documented[entry["name"]]) == entry["default"], entry["name"]
+        return
+    expected = default_text(entry["default"])
+    if expected is not None and entry["type"] != "Verbosity":
+        assert documented[entry["name"]] == expected, entry["name"]
+
+
+def test_the_option_table_lists_every_bound_option():
+    assert sorted(e["name"] for e in native.option_table()) == sorted(engine_fields())
+
+
+def test_options_md_names_the_options_a_resumed_sweep_may_change():
+    """docs/options.md's Resume section lists the options outside the sweep identity: those the
+    option table stores with sweep_identity false."""
+    text = (DOCS / "options.md").read_text()
+    start = text.index("every option except those that change only what is")
+    listed = set(re.findall(r"`([a-z_]+)`", text[start:text.index(").", start)]))
+    free = {e["name"] for e in native.option_table() if e["stored"] and not e["sweep_identity"]}
+    assert sorted(listed) == sorted(free)

@@ -118,6 +118,45 @@ def test_unwritable_path_names_it():
     assert str(e.value) == "cannot write '/nonexistent-dir/r.md': No such file or directory"
 
 
+@pytest.mark.parametrize("fmt", ["json", "md"])
+def test_unwritable_path_is_the_engine_error_for_every_format(fmt, tmp_path):
+    # "json" raised a builtin FileNotFoundError where the other formats and the CLI say
+    # "cannot write" (issue 38).
+    with pytest.raises(ProfilerException) as e:
+        kscope.load(SWEEP).write(fmt, tmp_path / "nonexistent" / "r")
+    assert str(e.value) == f"cannot write '{tmp_path}/nonexistent/r': No such file or directory"
+
+
+@pytest.mark.parametrize("call", ["write", "render"])
+def test_format_that_is_no_str_is_a_type_error_naming_the_formats(call, tmp_path):
+    # None gave nanobind's signature dump (issue 38).
+    results = kscope.load(SWEEP)
+    with pytest.raises(TypeError) as e:
+        results.write(None, tmp_path / "x") if call == "write" else results.render(None)
+    assert str(e.value) == ("format must be a str (one of: table, csv, raw-csv, findings-csv, "
+                            "json, trace, html, md), got None")  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", ["html", "json"])
+def test_compare_that_is_no_result_is_a_type_error(fmt, tmp_path):
+    # compare="x" raised AttributeError: 'str' object has no attribute '_results' (issue 38).
+    with pytest.raises(TypeError) as e:
+        kscope.load(SWEEP).write(fmt, tmp_path / "x", compare="x")
+    assert str(e.value) == ("compare must be a ProfileResults (the baseline, e.g. "
+                            "kscope.load(path)) or None, got 'x'")  # fmt: skip
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_baseline_for_a_format_without_a_compare_table_is_refused(tmp_path):
+    # It was ignored without a word (issue 38).
+    with pytest.raises(InvalidArgumentError) as e:
+        kscope.load(SWEEP).write("csv", tmp_path / "x.csv", compare=kscope.load(SWEEP))
+    assert str(e.value) == (
+        "format 'csv' has no compare table: a baseline (kscope show --compare, compare=) applies "
+        "to html, md only. Leave it out, or choose one of those.")
+    assert not (tmp_path / "x.csv").exists()
+
+
 def test_compare_table_in_markdown():
     results = kscope.load(SWEEP)
     md = results.render("md", compare=kscope.load(SWEEP))

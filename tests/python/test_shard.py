@@ -151,6 +151,17 @@ def test_a_malformed_launcher_variable_is_named(cpu_engine, monkeypatch, tmp_pat
         make(f"{tmp_path}/", [], shard="auto")()
 
 
+def test_rank_without_world_size_is_named(cpu_engine, monkeypatch, tmp_path):
+    # It measured every config as if no launcher had started the process (issue 38).
+    monkeypatch.setenv("RANK", "1")
+    monkeypatch.delenv("WORLD_SIZE", raising=False)
+    with pytest.raises(InvalidArgumentError) as e:
+        make(f"{tmp_path}/", [], shard="auto")()
+    assert str(e.value) == (
+        "Invalid shard 'auto': RANK='1' is set but WORLD_SIZE is not (torchrun sets both). Set "
+        "WORLD_SIZE, unset RANK to measure every config, or give shard 'i/n'.")
+
+
 def test_the_merged_json_has_every_config_once(cpu_engine, tmp_path):
     parts = [make(f"{tmp_path}/", [], shard=(i, 3))().journal_path for i in range(3)]
     merged = kscope.load(*parts)

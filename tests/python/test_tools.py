@@ -112,3 +112,12 @@ def test_decorator_tool_wins(fake_engine, tool):
 
     f()
     assert fake_engine.calls[0]["options"].tool == "ncu"
+
+
+def test_the_tool_enum_and_programs_are_the_engines_registry():
+    from kscope import tools_manager
+    from kscope._native import native
+
+    assert [t.value for t in tools_manager.Tool] == list(native.available_tools())
+    programs = {t.value: tools_manager._external_program(t) for t in tools_manager.Tool}
+    assert programs == {"cupti": None, "ncu": "ncu", "sanitizer": "compute-sanitizer"}

@@ -41,7 +41,12 @@ from .. import extraction
 from .._cupti_handoff import hand_over_to_torch_profiler
 from .._native import native
 from ..cuda_graphs import TorchRegionCapture
-from ..exceptions import ConfigError, FileFormatWarning, InvalidArgumentError
+from ..exceptions import (
+    ConfigError,
+    FileFormatWarning,
+    InvalidArgumentError,
+    ProfilerException,
+)
 from ..info_collector import engine_collectors, normalize_collectors, validate_collectors
 from ..thermovision import ThermalController
 from ..tools_manager import Tool, parse_tool, resolve_tool
@@ -162,6 +167,22 @@ def _from_iterable(configs: Iterable[Any], sig: FunctionSignature) -> list[tuple
     return [_pad(r, sig) for r in rows]
 
 
+def check_configs_type(configs: Any) -> None:
+    """``TypeError`` unless ``configs`` is a collection or iterable of configs: a scalar, a
+    string and a mapping (whose iteration gives only its keys) are refused."""
+    if isinstance(configs, Mapping):
+        raise TypeError(
+            f"configs must be a sequence or iterable of configs, got a {type(configs).__name__} "
+            f"({configs!r}), whose iteration gives only its keys; give a list of configs, "
+            f"e.g. {list(configs.items())!r}"
+        )
+    if isinstance(configs, (str, bytes)) or not isinstance(configs, Iterable):
+        raise TypeError(
+            f"configs must be a sequence or iterable of configs (each a tuple of argument values, "
+            f"or a scalar for a one-parameter function), e.g. [{configs!r}]; got {configs!r}"
+        )
+
+
 def sanitize_configs(
     sig: FunctionSignature,
     call_args: tuple[Any, ...],
@@ -198,11 +219,7 @@ def sanitize_configs(
         )
     else:
         configs = call_configs
-    if isinstance(configs, (str, bytes)) or not isinstance(configs, Iterable):
-        raise TypeError(
-            f"configs must be a sequence or iterable of configs (each a tuple of argument values, "
-            f"or a scalar for a one-parameter function), e.g. [{configs!r}]; got {configs!r}"
-        )
+    check_configs_type(configs)
     if isinstance(configs, Collection):
         return _from_collection(configs, sig)
     return _from_iterable(configs, sig)
@@ -274,33 +291,18 @@ class KernelSettings:
 
     configs: Iterable[Any] | None
     runs: int | Literal["auto"]
-    warmup_runs: int
-    target_rel_ci: float
-    min_runs: int
-    max_runs: int
-    time_budget: float
     derive_metric: Callable[..., Any] | None
-    normalize_against: str | None
     verbosity: VerbosityLevel
     metrics: tuple[str, ...]
-    ignore_kernel_list: tuple[str, ...]
-    clock_control: str
-    cache_control: str
-    replay_mode: str
-    metric_replay: str
-    duration_source: str
     thermal: ThermalController
     combine_kernel_metrics: Callable[[float, float], float] | None
     output_prefix: str | None
-    output_csv: bool
     info_collectors: Sequence[Any] | None
     tool: Tool | None
-    on_config_error: str = "raise"
-    resume: str | None = None
-    ncu_part_seconds: float = 60.0
-    shard: str | None = None
-    shard_balance: str | None = None
     cuda_graph: bool = False
+    #: Every other keyword: an engine option (its flat name in the engine's option table,
+    #: native.option_table()), checked by its type there and passed on as it is.
+    engine: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     #: How messages name the decorator: ``<package>.analyze.kernel()``, with the package the
     #: user imported (:func:`kscope.utils.user_package_name`).
     call_name: str = "kscope.analyze.kernel()"
@@ -343,6 +345,60 @@ def _choice(option: str, value: Any) -> str:
     return value
 
 
+@functools.cache
+def option_table() -> dict[str, dict[str, Any]]:
+    """The engine's option table (core/option_table.cpp), flat name -> its entry (``type``,
+    ``default``, ``allowed``, ``stored``, ``sweep_identity``, ``doc``)."""
+    return {entry["name"]: entry for entry in native.option_table()}
+
+
+# Keywords of @kernel with checks of their own in make_settings; every other keyword that is an
+# engine option is checked by its type in the option table (_checked_option).
+_OWN_CHECKS = frozenset({"runs", "metrics", "tool", "verbosity", "shard", "derive_metric",
+                         "combine_kernel_metrics", "info_collectors"})  # fmt: skip
+
+
+# Keywords that name a file: a str or an os.PathLike (given to the engine as its str) or None.
+_PATH_OPTIONS = frozenset({"resume", "shard_balance"})
+
+
+def _path_option(name: str, value: Any) -> str | None:
+    path = os.fspath(value) if isinstance(value, os.PathLike) else value
+    if path is not None and not isinstance(path, str):
+        raise TypeError(f"{name} must be a str, an os.PathLike or None, got {value!r}")
+    return path
+
+
+def _checked_option(entry: Mapping[str, Any], value: Any) -> Any:
+    """``value`` of the engine option ``entry`` checked by its type (None where the engine has
+    an empty text: the engine's default); raises TypeError or InvalidArgumentError."""
+    name, kind = entry["name"], entry["type"]
+    if kind in ("int", "int | None"):
+        _require_int(name, value, optional=kind == "int | None")
+    elif kind == "float":
+        _require_number(name, value)
+    elif kind == "bool" and not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+    elif kind == "str" and entry["allowed"]:
+        return _choice(name, value)
+    elif kind == "str" and value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be a str or None, got {value!r}")
+    elif kind == "list[str]":
+        return _names(name, value, optional=True)
+    return value
+
+
+def _engine_value(entry: Mapping[str, Any], value: Any) -> Any:
+    """A checked keyword as the engine's Options field takes it."""
+    if entry["type"] == "str":
+        return value or ""
+    if entry["type"] == "float":
+        return float(value)
+    if entry["type"] == "list[str]":
+        return list(value)
+    return value
+
+
 def _shard(value: Any) -> str | None:
     """``shard=``: None, ``"auto"`` or ``(i, n)`` as the engine's ``"i/n"``."""
     if value is None or isinstance(value, str):
@@ -351,6 +407,16 @@ def _shard(value: Any) -> str | None:
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):  # fmt: skip
         return f"{value[0]}/{value[1]}"
     raise TypeError(f"shard must be None, 'auto' or a tuple (i, n) of ints, got {value!r}")
+
+
+def _output_prefix(prefix: str) -> str:
+    """A leading ``~`` is the home directory (``os.path.expanduser``); a NUL is refused."""
+    if "\0" in prefix:
+        raise InvalidArgumentError(
+            f"Invalid output_prefix {prefix!r}: it contains a NUL character, which no path can "
+            "hold. Choose a prefix without it."
+        )
+    return os.path.expanduser(prefix)
 
 
 def _verbosity(value: Any) -> VerbosityLevel:
@@ -382,22 +448,19 @@ def make_settings(**options: Any) -> KernelSettings:
     (wrong Python type) or :class:`kscope.exceptions.InvalidArgumentError` /
     :class:`~kscope.exceptions.NotSupportedError` (engine rules) before any GPU work."""
     o = dict(options)
+    if o["configs"] is not None:
+        check_configs_type(o["configs"])
     if isinstance(o["runs"], str) and o["runs"] != "auto":
         raise TypeError(f"runs must be an int or 'auto', got {o['runs']!r}")
     if o["runs"] != "auto":
         _require_int("runs", o["runs"])
-    for name in ("min_runs", "max_runs"):
-        _require_int(name, o[name])
-    for name in ("target_rel_ci", "time_budget"):
-        _require_number(name, o[name])
-    _require_int("warmup_runs", o["warmup_runs"])
-    for name in ("thermal_wait", "thermal_cont", "thermal_timeout", "thermal_device"):
-        _require_int(name, o[name], optional=True)
+    table = option_table()
+    for name in list(o):  # in the signature's order, so that the first bad keyword is reported
+        if name in _PATH_OPTIONS:
+            o[name] = _path_option(name, o[name])
+        elif name in table and name not in _OWN_CHECKS:
+            o[name] = _checked_option(table[name], o[name])
     o["metrics"] = tuple(m.strip() for m in _names("metrics", o["metrics"], optional=False))
-    o["ignore_kernel_list"] = _names("ignore_kernel_list", o["ignore_kernel_list"], optional=True)
-    for name in ("clock_control", "cache_control", "replay_mode", "metric_replay",
-                 "duration_source", "thermal_mode", "on_config_error"):
-        o[name] = _choice(name, o[name])
     o["thermal"] = ThermalController(
         *(o.pop(name) for name in ("thermal_mode", "thermal_wait", "thermal_cont",
                                    "thermal_timeout", "thermal_device"))
@@ -405,20 +468,14 @@ def make_settings(**options: Any) -> KernelSettings:
     if o["derive_metric"] is not None:
         extraction.check_callable(o["derive_metric"])
     _check_combiner(o["combine_kernel_metrics"])
-    if isinstance(o["ncu_part_seconds"], bool) or not isinstance(
-        o["ncu_part_seconds"], (int, float)
-    ):
-        raise TypeError(f"ncu_part_seconds must be a number, got {o['ncu_part_seconds']!r}")
     o["shard"] = _shard(o.get("shard"))
-    for name in ("normalize_against", "output_prefix", "resume", "shard_balance"):
-        if o[name] is not None and not isinstance(o[name], str):
-            raise TypeError(f"{name} must be a str or None, got {o[name]!r}")
-    for name in ("output_csv", "cuda_graph"):
-        if not isinstance(o[name], bool):
-            raise TypeError(f"{name} must be a bool, got {o[name]!r}")
+    if o["output_prefix"] is not None:
+        o["output_prefix"] = _output_prefix(o["output_prefix"])
     o["verbosity"] = _verbosity(o["verbosity"])
     o["tool"] = parse_tool(o["tool"])
     o["call_name"] = f"{user_package_name()}.analyze.kernel()"
+    fields = {f.name for f in dataclasses.fields(KernelSettings)}
+    o["engine"] = {name: o.pop(name) for name in list(o) if name not in fields}
     settings = KernelSettings(**o)
     engine_options(settings, resolve_tool(settings.tool)).validate()
     return settings
@@ -465,36 +522,21 @@ def engine_options(
     """The engine's ``Options`` for one call with ``tool``; printing goes to ``sys.stdout``,
     warnings to ``warnings.warn``. ``derive_metric`` is the engine-side adapter, if any."""
     o = native.Options()
+    table = option_table()
+    for name, value in settings.engine.items():
+        setattr(o, name, _engine_value(table[name], value))
     o.auto_runs = settings.runs == "auto"
     o.runs = 1 if settings.runs == "auto" else settings.runs
-    o.target_rel_ci = float(settings.target_rel_ci)
-    o.min_runs = settings.min_runs
-    o.max_runs = settings.max_runs
-    o.time_budget = float(settings.time_budget)
-    o.warmup_runs = settings.warmup_runs
     o.metrics = list(settings.metrics)
     o.tool = tool.value
-    o.cache_control = settings.cache_control
-    o.clock_control = settings.clock_control
-    o.replay_mode = settings.replay_mode
-    o.metric_replay = settings.metric_replay
-    o.duration_source = settings.duration_source
     o.cuda_graph = settings.cuda_graph
     if settings.cuda_graph:
         TorchRegionCapture().apply(o)  # a capture of its own per call: its graphs die with it
-    o.ignore_kernel_list = list(settings.ignore_kernel_list)
     combine = settings.combine_kernel_metrics
     o.combine_kernel_metrics = None if combine is None else (lambda a, b: float(combine(a, b)))
     o.derive_metric = derive_metric
-    o.normalize_against = settings.normalize_against or ""
     o.verbosity = _ENGINE_VERBOSITY[settings.verbosity]
     o.output_prefix = settings.output_prefix or ""
-    o.output_csv = settings.output_csv
-    o.on_config_error = settings.on_config_error
-    o.resume = settings.resume or ""
-    o.ncu_part_seconds = float(settings.ncu_part_seconds)
-    o.shard = settings.shard or ""
-    o.shard_balance = settings.shard_balance or ""
     o.call_name = settings.call_name
     o.reexec_argv, o.reexec_unavailable = reexec_command()
     settings.thermal.apply(o)
@@ -627,9 +669,14 @@ class ProfileResults:
         """Writes the engine's JSON document (readable by :func:`load` and by the C++
         ``kscope::Results::load``) with the configs' Python values."""
         doc = with_config_values(self._results.to_json(), self._configs)
-        with open(os.fspath(path), "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1, allow_nan=False)
-            f.write("\n")
+        path = os.fspath(path)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1, allow_nan=False)
+                f.write("\n")
+        except OSError as e:
+            # The engine's text for the other formats (src/report/results_io.cpp).
+            raise ProfilerException(f"cannot write '{path}': {e.strerror}") from None
 
     def write(
         self,
@@ -650,22 +697,23 @@ class ProfileResults:
         Raises:
             InvalidArgumentError: ``format`` is not a registered format (the message lists
                 them).
+            TypeError: ``format`` is no str, or ``compare`` no :class:`ProfileResults`.
             ProfilerException: ``path`` cannot be written (the message names it).
         """
+        other = _write_arguments(format, compare)
         if format == "json":
             self.to_json(path)  # with the configs' Python values
             return
-        other = compare._results if compare is not None else None
         self._results.write(format, os.fspath(path), other, full_paths)
 
     def render(
         self, format: str, compare: ProfileResults | None = None, *, full_paths: bool = False
     ) -> str:
         """The text :meth:`write` would write in ``format`` (e.g. ``"md"`` for an issue)."""
+        other = _write_arguments(format, compare)
         if format == "json":
             doc = with_config_values(self._results.to_json(), self._configs)
             return json.dumps(doc, indent=1, allow_nan=False) + "\n"
-        other = compare._results if compare is not None else None
         return str(self._results.render(format, other, full_paths))
 
     def plot(
@@ -738,6 +786,20 @@ class ProfileResults:
             f"<ProfileResults {self.name}-{self.id}: {len(self._configs)} configs, "
             f"{len(self._results.processed)} rows>"
         )
+
+
+def _write_arguments(format: Any, compare: Any) -> Any:
+    """The engine's results of ``compare`` (None for none), once ``format`` is a str and
+    ``compare`` a :class:`ProfileResults` or None; else a ``TypeError`` naming the value."""
+    if not isinstance(format, str):
+        names = ", ".join(f.name for f in output_formats())
+        raise TypeError(f"format must be a str (one of: {names}), got {format!r}")
+    if compare is not None and not isinstance(compare, ProfileResults):
+        raise TypeError(
+            f"compare must be a ProfileResults (the baseline, e.g. kscope.load(path)) or None, "
+            f"got {compare!r}"
+        )
+    return compare._results if compare is not None else None
 
 
 class OutputFormat(NamedTuple):
@@ -912,7 +974,7 @@ __all__ = [
     "BoundConfig", "CacheControl", "ClockControl", "DurationSource", "FunctionSignature",
     "KernelProfiler", "KernelSettings", "MetricReplay", "OnConfigError", "OutputFormat",
     "ProfileResults", "ReplayMode", "bind",
-    "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
+    "check_configs_type", "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
     "make_settings", "make_wrapper", "output_formats", "read_config_values", "resolve_output_prefix",
     "sanitize_configs", "with_config_values",
 ]  # fmt: skip

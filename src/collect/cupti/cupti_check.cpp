@@ -1,5 +1,7 @@
 #include "collect/cupti/cupti_check.hpp"
 
+#include "core/profiler_processes.hpp"
+
 namespace kscope::cupti {
 
 std::string error_message(CUptiResult code, const char* call) {
@@ -14,6 +16,17 @@ std::string error_message(CUptiResult code, const char* call) {
              "its context exits). Run kscope's cupti tool in a process that does not use another "
              "profiler, or use tool 'ncu'.";
       break;
+    case CUPTI_ERROR_HARDWARE_BUSY: {
+      const std::string others = running_profilers();
+      msg += ": another process holds this GPU's performance counters (" +
+             (others.empty() ? std::string("no ncu, nsys, compute-sanitizer or DCGM process of this "
+                                           "host was found: another container, or a kscope "
+                                           "process with KSCOPE_KEEP_COUNTERS_S")
+                             : "running: " + others) +
+             "). Wait for it to finish, or stop it, and run again; kscope sweeps that read counters "
+             "on one GPU wait for each other (docs/faults.md).";
+      break;
+    }
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
       msg += ": the driver restricts GPU performance counters to administrators. Run as root or "
              "load the driver with NVreg_RestrictProfilingToAdminUsers=0 "

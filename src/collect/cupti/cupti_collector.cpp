@@ -38,6 +38,10 @@ std::string CuptiCollector::version() const {
   return "CUPTI API " + std::to_string(v);
 }
 
+bool CuptiCollector::reads_counters(const Options& options) const {
+  return options.duration_source != "events" && needs_range_profiler(options);
+}
+
 void CuptiCollector::begin(const SessionInfo& info) {
   device_metrics_ = {};
   cost_summary_.clear();

@@ -37,6 +37,7 @@ class CuptiCollector : public Collector {
   [[nodiscard]] bool flush_is_complete() const override;
   [[nodiscard]] std::vector<KernelRecord> end() override;
   [[nodiscard]] std::string cost_summary() const override { return cost_summary_; }
+  [[nodiscard]] bool reads_counters(const Options& options) const override;
   void abort() noexcept override;
 
  private:

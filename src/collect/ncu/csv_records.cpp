@@ -24,6 +24,13 @@ std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string
     bool quoted = false;      // inside a quoted cell
     bool end_record = false;
     while (i < n && !end_record) {
+      if (cell.size() > kMaxCsvCellBytes) {
+        throw FileFormatError("'" + source + "' line " + std::to_string(line) + ": cell " +
+                              std::to_string(rec.cells.size() + 1) + " is longer than " +
+                              std::to_string(kMaxCsvCellBytes) +
+                              " bytes, more than any cell of ncu's raw page; the file is not its "
+                              "CSV (ncu --import <report> --csv --page raw --print-units base).");
+      }
       const char c = text[i];
       if (quoted) {
         if (c == '"') {

@@ -132,6 +132,18 @@ NcuRawTable NcuRawTable::parse(std::string_view raw_text, const std::string& sou
          "expected the header row of ncu's raw page (starting with \"ID\"), found \"" +
              t.columns_.front() + "\"");
   }
+  if (t.columns_.size() > kMaxNcuColumns) {
+    fail(source, records[0].line,
+         "the header has " + std::to_string(t.columns_.size()) + " columns, more than the " +
+             std::to_string(kMaxNcuColumns) + " of any raw page");
+  }
+  std::size_t header_bytes = 0;
+  for (const auto& c : t.columns_) header_bytes += c.size();
+  if (header_bytes > kMaxNcuHeaderBytes) {
+    fail(source, records[0].line,
+         "the header's names take " + std::to_string(header_bytes) + " bytes, more than the " +
+             std::to_string(kMaxNcuHeaderBytes) + " of any raw page");
+  }
   for (std::size_t i = 0; i < t.columns_.size(); ++i) t.index_.emplace(t.columns_[i], i);
   for (const char* required : {"ID", "Kernel Name", "Device"}) {
     if (t.find_column(required) < 0) {
@@ -169,6 +181,7 @@ NcuRawTable NcuRawTable::parse(std::string_view raw_text, const std::string& sou
   const auto kernel = static_cast<std::size_t>(t.find_column("Kernel Name"));
   const auto device = static_cast<std::size_t>(t.find_column("Device"));
   const long host = t.find_column("Host Name");
+  std::unordered_map<long long, std::size_t> id_lines;  // ID -> the line of its row
   for (std::size_t r = 2; r < records.size(); ++r) {
     const auto& rec = records[r];
     if (rec.cells.size() != t.columns_.size()) {
@@ -189,6 +202,13 @@ NcuRawTable NcuRawTable::parse(std::string_view raw_text, const std::string& sou
                "\" and \"" + rec.cells[device] + "\"");
     }
     res.id = *id;
+    if (const auto [first, fresh] = id_lines.emplace(*id, rec.line); !fresh) {
+      fail(source, rec.line,
+           "ID " + std::to_string(*id) + " again (first on line " +
+               std::to_string(first->second) +
+               "): ncu numbers each result once, so rows were repeated or two pages joined. "
+               "Export the report once");
+    }
     res.device = static_cast<int>(*dev);
     res.kernel = rec.cells[kernel];
     if (host >= 0) res.host = rec.cells[static_cast<std::size_t>(host)];

@@ -33,6 +33,12 @@ struct NcuResult {
   std::size_t line = 0;               ///< line in the CSV text
 };
 
+/// The most columns a raw page may have: ncu's full section set has a few thousand metrics. More
+/// is no raw page (a fuzzed header of 3 MB made a table of 294 MB).
+constexpr std::size_t kMaxNcuColumns = 16384;
+/// The longest header row (bytes of its names): a few thousand names of ~50 bytes fit many times.
+constexpr std::size_t kMaxNcuHeaderBytes = 1024 * 1024;
+
 class NcuRawTable {
  public:
   [[nodiscard]] const std::vector<std::string>& columns() const { return columns_; }
@@ -64,7 +70,9 @@ class NcuRawTable {
   /// Parses the text. The table starts at the first line whose first cell is ID; the lines
   /// before it are kept in skipped(). An empty text (or one with only tool lines) is a report
   /// with no results. Throws kscope::FileFormatError naming `source`, the line and what to do for a truncated file, a
-  /// missing units row, rows whose cell count differs from the header, a missing leading column.
+  /// missing units row, rows whose cell count differs from the header, a missing leading column,
+  /// a header of more than kMaxNcuColumns columns or kMaxNcuHeaderBytes bytes, a cell longer than kMaxCsvCellBytes and an ID
+  /// that two rows share.
   [[nodiscard]] static NcuRawTable parse(std::string_view text, const std::string& source);
 
  private:

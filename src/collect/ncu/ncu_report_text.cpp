@@ -7,6 +7,7 @@
 
 #include "collect/ncu/ncu_command.hpp"
 #include "collect/ncu/ncu_locator.hpp"
+#include "core/text_file.hpp"
 #include "kscope/errors.hpp"
 #include "subprocess/process_runner.hpp"
 
@@ -27,9 +28,10 @@ bool is_ncu_report_file(const std::string& path) {
   if (path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0) {
     return true;
   }
-  char head[4096];
+  // A report starts with the magic "NVR\0" (as Extra-P's reader of the format describes it).
+  char head[4] = {};
   in.read(head, sizeof head);
-  return std::memchr(head, '\0', static_cast<std::size_t>(in.gcount())) != nullptr;
+  return in.gcount() == 4 && std::memcmp(head, "NVR\0", 4) == 0;
 }
 
 std::string ncu_raw_csv(const std::string& path, const std::string& ncu) {
@@ -37,6 +39,8 @@ std::string ncu_raw_csv(const std::string& path, const std::string& ncu) {
     auto in = open_report(path);
     std::stringstream s;
     s << in.rdbuf();
+    check_text_file(s.str(), path,
+                    "the CSV of ncu's raw page (ncu --csv --page raw) or a .ncu-rep report");
     return s.str();
   }
   subprocess::ProcessSpec spec;

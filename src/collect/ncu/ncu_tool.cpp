@@ -95,7 +95,23 @@ ExternalRun NcuTool::run(const SessionInfo& info, const std::vector<Config>& con
     const auto t0 = std::chrono::steady_clock::now();
     // KSCOPE_CHILD_SCOPE carries at most 9 digits: a budget of 11 days is no limit in practice.
     const double budget_ms = std::min(budget_s * 1000, 999'999'999.0);
-    Part p = run_part(info, left, part, static_cast<std::size_t>(budget_ms), log);
+    Part p;
+    try {
+      p = run_part(info, left, part, static_cast<std::size_t>(budget_ms), log);
+    } catch (const ToolError& e) {
+      // ncu or the program killed (the OOM killer, a user) or crashed: which part, from which
+      // config, and what the journal already holds.
+      const std::size_t journaled = configs.size() - left.size();
+      throw ToolError(std::string(e.what()) + "\n(ncu part " + std::to_string(part + 1) +
+                      " of session '" + info.name + "', from config " +
+                      std::to_string(left.front().index()) + " (" + left.front().label() +
+                      ") on; " +
+                      (journaled == 0 ? std::string("no part of this session was journaled yet)")
+                                      : "the " + std::to_string(journaled) + " config" +
+                                            (journaled == 1 ? "" : "s") +
+                                            " of the parts before are in the journal, and "
+                                            "resume= with it measures the rest)"));
+    }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // What a re-run costs besides its session (ncu and the program starting, the report written
     // and imported): later parts run at least nine times as long, so that start-ups stay within

@@ -24,21 +24,6 @@ std::string join(const std::vector<std::string>& parts, std::size_t begin, std::
   return out;
 }
 
-// The quoted entries of a cell, in order.
-std::vector<std::string> quoted_entries(std::string_view cell) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while ((i = cell.find('"', i)) != std::string_view::npos) {
-    const auto close = cell.find('"', i + 1);
-    if (close == std::string_view::npos) {
-      throw Error("unterminated NVTX entry in ncu cell '" + std::string(cell) + "'");
-    }
-    out.emplace_back(cell.substr(i + 1, close - i - 1));
-    i = close + 1;
-  }
-  return out;
-}
-
 std::optional<std::uint64_t> payload_value(const std::string& type, const std::string& value) {
   if (type.empty() || type == "none") return std::nullopt;
   std::string digits;
@@ -60,8 +45,8 @@ std::optional<std::uint64_t> payload_value(const std::string& type, const std::s
 
 // Splits one entry whose fixed layout is `prefix fields` + name + 5 attribute fields + message.
 // Range names may contain ':'; the name and the message are normally the same text, which tells
-// where the name ends.
-NvtxRange parse_entry(const std::string& entry, bool has_id) {
+// where the name ends. `*named_twice`: whether they were the same text.
+NvtxRange parse_entry(const std::string& entry, bool has_id, bool* named_twice = nullptr) {
   const auto parts = split(entry, ':');
   const std::size_t head = has_id ? 2 : 1;  // [id], domain
   const std::size_t fixed = head + 7;       // name, PL_Type, PL_Value, CLR_Type, Color, Msg_Type, Msg
@@ -72,11 +57,13 @@ NvtxRange parse_entry(const std::string& entry, bool has_id) {
   }
   const std::size_t extra = parts.size() - fixed;
   std::size_t name_extra = extra;  // all extra ':' in the name unless the message says otherwise
+  if (named_twice) *named_twice = false;
   for (std::size_t k = 0; k <= extra; ++k) {
     const std::string name = join(parts, head, head + 1 + k);
     const std::string msg = join(parts, head + 6 + k, parts.size());
     if (name == msg) {
       name_extra = k;
+      if (named_twice) *named_twice = true;
       break;
     }
   }
@@ -90,6 +77,49 @@ NvtxRange parse_entry(const std::string& entry, bool has_id) {
   return r;
 }
 
+// The entries of a cell, in order. ncu writes each range as "..." without escaping a '"' in its
+// name, so an entry ends at a '"' that ends the cell or is followed by spaces and the next
+// entry's '"'. When a '"' inside a name is followed by that too, the entry's fields decide: the
+// first end that gives an entry whose name and message are the same text, else the first that
+// gives a readable entry (a default-domain range's message is "none"). At most kMaxEnds ends are
+// tried per entry, so a cell of quotes costs no more than a few passes over it.
+std::vector<NvtxRange> parse_entries(std::string_view cell, bool has_id) {
+  constexpr int kMaxEnds = 16;
+  std::vector<NvtxRange> out;
+  std::size_t open = 0;
+  while ((open = cell.find('"', open)) != std::string_view::npos) {
+    std::optional<NvtxRange> range;
+    std::size_t range_close = 0;
+    std::string why;  // the first candidate's error, when none reads
+    int tried = 0;
+    for (std::size_t close = cell.find('"', open + 1);
+         close != std::string_view::npos && tried < kMaxEnds; close = cell.find('"', close + 1)) {
+      const std::size_t next = cell.find_first_not_of(' ', close + 1);
+      if (next != std::string_view::npos && (cell[next] != '"' || next == close + 1)) continue;
+      ++tried;
+      try {
+        bool named_twice = false;
+        NvtxRange r = parse_entry(std::string(cell.substr(open + 1, close - open - 1)), has_id,
+                                  &named_twice);
+        if (!range || named_twice) {
+          range = std::move(r);
+          range_close = close;
+        }
+        if (named_twice) break;
+      } catch (const Error& e) {
+        if (why.empty()) why = e.what();
+      }
+    }
+    if (!range) {
+      throw Error(why.empty() ? "unterminated NVTX entry in ncu cell '" + std::string(cell) + "'"
+                              : why);
+    }
+    out.push_back(std::move(*range));
+    open = range_close + 1;
+  }
+  return out;
+}
+
 std::string domain_prefix(const std::string& domain) {
   return domain == kDefaultNvtxDomain ? std::string() : domain + "@";
 }
@@ -97,15 +127,11 @@ std::string domain_prefix(const std::string& domain) {
 }  // namespace
 
 std::vector<NvtxRange> parse_push_pop_cell(std::string_view cell) {
-  std::vector<NvtxRange> out;
-  for (const auto& e : quoted_entries(cell)) out.push_back(parse_entry(e, false));
-  return out;
+  return parse_entries(cell, false);
 }
 
 std::vector<NvtxRange> parse_start_end_cell(std::string_view cell) {
-  std::vector<NvtxRange> out;
-  for (const auto& e : quoted_entries(cell)) out.push_back(parse_entry(e, true));
-  return out;
+  return parse_entries(cell, true);
 }
 
 std::string nvtx_label(const std::vector<NvtxRange>& start_end,

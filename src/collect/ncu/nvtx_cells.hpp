@@ -4,7 +4,9 @@
 // bottom of the stack first: `1255  "bench:outer:none:none:none:none:ASCII:outer"  "..." `.
 // Start/end ranges ("Id:Domain:Start/Stop_Range:PL_Type:PL_Value:..."): one quoted entry per
 // open range: ` "0:bench:se:none:none:none:none:ASCII:se" `. The default domain is written
-// "<default domain>".
+// "<default domain>". ncu does not escape a '"' in a range name: `"0:kscope:say "hi":...:say
+// "hi""` is the range `say "hi"` (the entry ends at the '"' before the spaces and the next entry
+// or the end of the cell).
 
 #include <cstdint>
 #include <optional>

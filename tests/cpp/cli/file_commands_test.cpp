@@ -50,7 +50,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "{\"kind\": \"kscope.results\", \"schema_version\": \"1.0\", \"name\": \"x\"}",
                  "at /: the member \"configs\" is missing"},
         ShowCase{"journal_header.jsonl", "{\"kind\": \"kscope.journal\"}\n",
-                 "line 1 at /: the member \"schema_version\" is missing"}),
+                 "line 1 at /: the member \"schema_version\" is missing"},
+        ShowCase{"empty.json", "", "is empty (0 bytes): expected a kscope result (JSON) or journal"},
+        ShowCase{"binary.json", "\x7f" "ELF\x02",
+                 "is not a text file (byte \\x7F at offset 0): expected a kscope result"}),
     [](const auto& test) {
       std::string n = test.param.name;
       return n.substr(0, n.find('.'));
@@ -81,6 +84,10 @@ INSTANTIATE_TEST_SUITE_P(
         ShowCase{"short_row.csv",
                  "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1\",\"k\"\n",
                  "line 3: row has 2 cells, the header 3 (truncated file?)"},
+        ShowCase{"empty.csv", "", "is empty (0 bytes)"},
+        ShowCase{"twice.csv",
+                 "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1\",\"k\",\"0\"\n\"1\",\"k\",\"0\"\n",
+                 "line 4: ID 1 again (first on line 3)"},
         ShowCase{"open_quote.csv",
                  "\"ID\",\"Kernel Name\",\"Device\"\n\"\",\"\",\"\"\n\"1\",\"k",
                  "line 3: a quoted cell is not closed"}),
@@ -107,7 +114,7 @@ TEST(ImportNcuNames, NotUtf8IsEscapedInTheJson) {
 TEST(ShowJournal, MalformedLineIsNamedAndTheRestShown) {
   const std::string header =
       R"({"schema_version": "1.0", "kind": "kscope.journal", "name": "j", "parameters": ["n"],)"
-      R"( "configs": [{"values": [10]}, {"values": [20]}]})";
+      R"( "options": {}, "configs": [{"values": [10]}, {"values": [20]}]})";
   const auto runs = [](int config) {
     const std::string c = std::to_string(config);
     return R"({"kind": "runs", "runs": [{"config": )" + c +
@@ -124,6 +131,28 @@ TEST(ShowJournal, MalformedLineIsNamedAndTheRestShown) {
                        "of configs in the header), found 7 (the line was skipped; the result "
                        "lacks what it held)\n");
   EXPECT_TRUE(has(r.out, "k           20")) << r.out;
+}
+
+// A baseline with a format that has no compare table was ignored, and -o '' wrote to standard
+// output, both without a word (issue 38).
+TEST(ShowOptions, ABaselineTheFormatIgnoresAndAnEmptyOutputAreErrors) {
+  const std::string path = testing::fixture("golden/vadd_results.json");
+  const auto table = kscope_cli("show " + path + " --compare " + path + " -f table");
+  EXPECT_EQ(table.status, 1);
+  EXPECT_EQ(table.err,
+            "kscope: error: format 'table' has no compare table: a baseline (kscope show "
+            "--compare, compare=) applies to html, md only. Leave it out, or choose one of "
+            "those.\n");
+  EXPECT_EQ(table.out, "");
+  const auto md = kscope_cli("show " + path + " --compare " + path + " -f md");
+  EXPECT_EQ(md.status, 0) << md.err;
+  EXPECT_TRUE(has(md.out, "### Compared with")) << md.out;
+  const auto empty = kscope_cli("show " + path + " -o ''");
+  EXPECT_EQ(empty.status, 2);
+  EXPECT_EQ(empty.err,
+            "kscope: error: --output: an empty path names no file; leave -o out to write to "
+            "standard output\nRun 'kscope show --help' for usage.\n");
+  EXPECT_EQ(empty.out, "");
 }
 
 TEST(CliExitCodes, UnknownSubcommandIsNamed) {

@@ -88,6 +88,20 @@ TEST_F(MetricCatalogCommandsTest, CheckMetricsRejectsUnknownNamesWithSuggestions
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// The message named kscope::profile(), which the command never calls (issue 38).
+TEST_F(MetricCatalogCommandsTest, CheckMetricsNamesItselfForAnEmptyOrUnknownName) {
+  for (const std::string name : {"", "dram__byte_read.sum"}) {
+    const auto r = kscope_cli("check-metrics --chip GH100 '" + name + "'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err.rfind("kscope: error: Invalid value ['" + name +
+                              "'] for 'metrics' parameter for kscope check-metrics.\n",
+                          0),
+              0u)
+        << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
 TEST_F(MetricCatalogCommandsTest, CheckMetricsPointsNcuOnlyNamesToNcu) {
   const auto r = kscope_cli("check-metrics --chip GH100 launch__occupancy_per_block_size");
   EXPECT_EQ(r.status, 1);

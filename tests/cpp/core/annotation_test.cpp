@@ -40,6 +40,19 @@ TEST_F(AnnotationTest, AnEmptyNameIsRefusedAndTheNextAnnotationStillOpens) {
   EXPECT_EQ(current_annotation(), "next");
 }
 
+TEST_F(AnnotationTest, ANameWithANulIsRefused) {
+  // It reached the tables and CSV (issue 38).
+  try {
+    Annotation a(std::string_view("a\0b", 3));
+    FAIL();
+  } catch (const AnnotationError& e) {
+    EXPECT_STREQ(e.what(),
+                 "Invalid annotation name 'a\\x00b': it contains a NUL character (at position 1), "
+                 "which NVTX, the tables and CSV cannot carry. Rename it.");
+  }
+  EXPECT_EQ(current_annotation(), "");
+}
+
 TEST_F(AnnotationTest, NestingIsAnErrorWithTheReferenceText) {
   Annotation outer("outer");
   try {

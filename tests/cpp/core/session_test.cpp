@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/annotation_registry.hpp"
+#include "core/logger.hpp"
 #include "core/session.hpp"
 #include "fakes.hpp"
 #include "kscope/annotation.hpp"
@@ -130,6 +131,31 @@ TEST(SessionTest, FailureKeepsFinishedRunsAndPropagates) {
   EXPECT_EQ(current_annotation(), "");  // the failed run's annotation was closed
 }
 
+// An annotation the benchmark opened and never closed was a row of 0 runs without a word
+// (issue 38): the session warns once, naming it and the first run that left it open.
+TEST(SessionTest, AnAnnotationLeftOpenIsClosedAsFailedWithOneWarningNamingIt) {
+  Harness h;
+  std::vector<std::string> warnings;
+  Options o = silent(2);
+  o.on_warning = [&](std::string_view w) { warnings.emplace_back(w); };
+  const Logger log(o);
+  Session session(h.collector, h.env, &h.sink, log);
+  const auto cs = configs({1, 2});
+  const SessionInfo info{"t", 0, cs.size(), &o, 0, "/tmp/"};
+  const auto out = session.run(info, cs, [&](const Config&) {
+    begin_annotation("k");
+    h.collector.launch("kern", 1);
+  });
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            "annotation 'k' was still open when run 0 of config 0 (" + cs[0].label() +
+                ") returned; kscope closed it and recorded that run of it as failed (NaN, 0 "
+                "runs). Close every annotation inside the benchmark (end_annotation, or a scope: "
+                "kscope::Annotation, Python's `with kscope.annotate(...)`).");
+  EXPECT_EQ(out.runs[3].failed, std::vector<std::string>{"k"});
+  EXPECT_EQ(current_annotation(), "");
+}
+
 Options skipping(int runs, int warmup = 0) {
   Options o = silent(runs, warmup);
   o.on_config_error = "skip";
@@ -211,8 +237,9 @@ TEST(SessionSkipTest, ADeviceLeftUnusableEndsTheSweepNamingTheConfig) {
     EXPECT_EQ(std::string(e.what()),
               "config 1 (arg0=2) failed: std::runtime_error: kernel crashed (config 1, measured run "
               "0); the device is unusable afterwards (CUDA error 700 (cudaErrorIllegalAddress)): "
-              "a sticky CUDA error ends the sweep even with on_config_error 'skip'. The configs "
-              "measured before it are in the journal.");
+              "the CUDA context of this process is lost (a sticky error), which ends the sweep "
+              "even with on_config_error 'skip'. The configs measured before it are in the "
+              "journal, and results already in memory stay usable; resume in a new process.");
   }
   EXPECT_EQ(h.sink.runs.size(), 1u);  // config 0 kept
   EXPECT_TRUE(h.sink.closed);

@@ -72,6 +72,25 @@ TEST(ShardTest, MalformedLauncherVariablesAreNamed) {
             "Invalid shard 'auto': RANK=4 is not below WORLD_SIZE=4 (set by torchrun).");
 }
 
+// RANK=1 without WORLD_SIZE measured every config as if unsharded (issue 38).
+TEST(ShardTest, HalfOfAPairThatALauncherAlwaysSetsIsNamed) {
+  EXPECT_EQ(testing::error_text<InvalidArgument>(
+                [] { (void)resolve_shard("auto", env_of({{"RANK", "1"}})); }),
+            "Invalid shard 'auto': RANK='1' is set but WORLD_SIZE is not (torchrun sets both). "
+            "Set WORLD_SIZE, unset RANK to measure every config, or give shard 'i/n'.");
+  EXPECT_EQ(testing::error_text<InvalidArgument>(
+                [] { (void)resolve_shard("auto", env_of({{"OMPI_COMM_WORLD_SIZE", "4"}})); }),
+            "Invalid shard 'auto': OMPI_COMM_WORLD_SIZE='4' is set but OMPI_COMM_WORLD_RANK is "
+            "not (MPI sets both). Set OMPI_COMM_WORLD_RANK, unset OMPI_COMM_WORLD_SIZE to measure "
+            "every config, or give shard 'i/n'.");
+  // A complete pair of another launcher wins; a Slurm batch shell has SLURM_PROCID alone.
+  EXPECT_EQ(resolve_shard("auto", env_of({{"RANK", "1"}, {"SLURM_PROCID", "1"},
+                                          {"SLURM_NTASKS", "2"}})).source,
+            "Slurm");
+  EXPECT_FALSE(resolve_shard("auto", env_of({{"SLURM_PROCID", "0"}})).sharded());
+  EXPECT_FALSE(resolve_shard("", env_of({{"RANK", "1"}})).sharded());
+}
+
 TEST(ShardTest, SharesAreInterleavedAndCoverTheSweepOnce) {
   ShardSpec s;
   s.count = 3;

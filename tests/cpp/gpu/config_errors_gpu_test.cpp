@@ -50,6 +50,45 @@ TEST(ConfigErrorsGpuTest, AFailedLaunchFailsItsConfigAndTheOthersAreMeasured) {
   EXPECT_EQ(r.processed()[2].num_runs, 3u);
 }
 
+// CUDA out of memory inside a config (a raw cudaMalloc of 4 TiB): with "skip" the config is
+// recorded with the error's text and the later configs are measured right (OOM is not sticky);
+// with "raise" the benchmark's exception propagates unchanged and the next profile() works.
+void spin_or_oom(const Config& c) {
+  Annotation a("spin");
+  if (c.get<long long>("k") == 2) free_device(device_floats(std::size_t{1} << 40));
+  launch_spin(20000);
+}
+
+TEST(ConfigErrorsGpuTest, OutOfMemoryWithSkipFailsItsConfigAndTheSweepGoesOn) {
+  const auto r = profile("oom_skip", configs({1, 2, 3}, "k"), spin_or_oom, skipping("oom_skip"));
+  ASSERT_EQ(r.failed_configs().size(), 1u);
+  EXPECT_EQ(r.failed_configs()[0].config, 1u);
+  EXPECT_EQ(r.failed_configs()[0].type, "std::runtime_error");
+  EXPECT_EQ(r.failed_configs()[0].message, "cudaMalloc: out of memory");
+  ASSERT_EQ(r.processed().size(), 3u);
+  EXPECT_NEAR(r.processed()[0].avg, 20000, 4000);
+  EXPECT_TRUE(std::isnan(r.processed()[1].avg));
+  EXPECT_NEAR(r.processed()[2].avg, 20000, 4000);
+  EXPECT_EQ(r.processed()[2].num_runs, 3u);
+}
+
+TEST(ConfigErrorsGpuTest, OutOfMemoryWithRaisePropagatesUnchanged) {
+  Options o = skipping("oom_raise");
+  o.on_config_error = "raise";
+  try {
+    (void)profile("oom_raise", configs({1, 2, 3}, "k"), spin_or_oom, o);
+    FAIL() << "expected the benchmark's std::runtime_error";
+  } catch (const Error& e) {
+    FAIL() << "a kscope error instead of the benchmark's: " << e.what();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cudaMalloc: out of memory");
+  }
+  const Results journal = Results::load(o.output_prefix + "journal-oom_raise-0.jsonl");
+  ASSERT_EQ(journal.processed().size(), 1u);  // config 0
+  const auto next = profile("oom_next", configs({1}, "k"), spin_or_oom, skipping("oom_next"));
+  EXPECT_NEAR(next.processed()[0].avg, 20000, 4000);
+}
+
 TEST(ConfigErrorsGpuTest, ZLastAFaultingKernelEndsTheSweepAndKeepsTheConfigsBefore) {
   const Options o = skipping("fault");
   try {
@@ -65,7 +104,8 @@ TEST(ConfigErrorsGpuTest, ZLastAFaultingKernelEndsTheSweepAndKeepsTheConfigsBefo
   } catch (const Error& e) {
     const std::string text = e.what();
     EXPECT_EQ(text.rfind("config 1 (k=2) failed: std::runtime_error: ", 0), 0u) << text;
-    EXPECT_NE(text.find("a sticky CUDA error ends the sweep even with on_config_error 'skip'"),
+    EXPECT_NE(text.find("the CUDA context of this process is lost (a sticky error), which ends "
+                        "the sweep even with on_config_error 'skip'"),
               std::string::npos) << text;
   }
   const Results journal = Results::load(o.output_prefix + "journal-fault-0.jsonl");

@@ -147,7 +147,6 @@ TEST(BadResultFile, TextThatIsNoJson) {
       {"{\"kind\": ", "line 1, column 10: unexpected end of input; expected '[', '{', or a literal"},
       {"{\n \"kind\": \"x\",\n \"id\": tru\n}", "line 3, column 11: invalid literal; last read: '\"id\": tru<U+000A>'"},
       {"{\"a\": 1,\n \"b\": 2 \"c\"}", "line 2, column 11: unexpected string literal; expected '}'"},
-      {"", "line 1, column 1: unexpected end of input; expected '[', '{', or a literal"},
       {"{\"a\": 1e999}", "number overflow parsing '1e999'"},
   };
   for (const auto& [text, why] : cases) {
@@ -156,6 +155,36 @@ TEST(BadResultFile, TextThatIsNoJson) {
     const std::string where = std::string(why).rfind("line ", 0) == 0 ? " at " : ": ";
     EXPECT_EQ(error, "'" + path + "' is not valid JSON" + where + why) << text;
   }
+}
+
+// An empty file was "not valid JSON at line 1, column 1", a binary one "invalid literal" there
+// (issue 38): they are said to be empty and not text.
+TEST(BadResultFile, EmptyAndBinaryFilesAreSaidToBeSo) {
+  const std::string path = testing::scratch_dir("bad_result_kind") + "r.json";
+  const std::string expected = ": expected a kscope result (JSON) or journal (JSON lines)";
+  const std::pair<std::string, std::string> cases[] = {
+      {"", "is empty (0 bytes)"},
+      {" \n\n", "is empty (only white space)"},
+      {std::string("{\"kind\"\0\x01", 9), "is not a text file (byte \\x00 at offset 7)"},
+      {"5\x02\xff\xfe", "is not a text file (byte \\x02 at offset 1)"},
+  };
+  for (const auto& [text, why] : cases) {
+    write_text(path, text);
+    EXPECT_EQ(error_text<FileFormatError>([&] { (void)Results::load(path); }),
+              "'" + path + "' " + why + expected);
+  }
+}
+
+// Configs with values under an empty "parameters" were named arg0, arg1 without a word.
+TEST(BadResultFile, ValuesWithoutParametersAreNamed) {
+  const std::string path = testing::scratch_dir("bad_result_parameters") + "r.json";
+  Json j = Json::parse(read_text(testing::fixture("golden/vadd_results.json")));
+  j["parameters"] = Json::array();
+  write_text(path, j.dump());
+  const std::string text = error_text<FileFormatError>([&] { (void)Results::load(path); });
+  EXPECT_TRUE(contains(text, "at /configs/0/values: expected no values, as the header's "
+                             "\"parameters\" is empty or missing, found an array of "))
+      << text;
 }
 
 // --- journals ---------------------------------------------------------------------------------
@@ -260,7 +289,11 @@ INSTANTIATE_TEST_SUITE_P(
         JournalCase{"metric_value_text", 1, {"/records/0/metrics/0/1", "\"x\""},
                     "at /records/0/metrics/0/1: expected a number or null, found \"x\""},
         JournalCase{"metric_short", 1, {"/records/0/metrics/0", "[\"m\"]"},
-                    "at /records/0/metrics/0: expected an array of at least 2 elements"}),
+                    "at /records/0/metrics/0: expected an array of at least 2 elements"},
+        // Accepted before issue 38.
+        JournalCase{"entered_twice", 1, {"/runs/0/entered", "[\"k\", \"k\"]"},
+                    "at /runs/0/entered: annotation \"k\" is listed twice (a run enters each "
+                    "annotation at most once)"}),
     [](const auto& test) { return std::string(test.param.name); });
 
 // A "failed" or "metadata" line that does not follow the schema is skipped like any other line.
@@ -328,7 +361,9 @@ TEST(BadJournalLine, LineThatIsNoJsonMidJournal) {
   EXPECT_FALSE(r.complete());
 }
 
-TEST(BadJournalLine, CutLastLineIsToleratedSilently) {
+// What a crash or a full disk leaves: the cut last line is skipped with a warning naming it,
+// printing nothing, and the lines before it load.
+TEST(BadJournalLine, CutLastLineIsSkippedWithAWarning) {
   const std::string dir = testing::scratch_dir("bad_journal_cut");
   auto lines = journal_lines(dir);
   lines.back() = lines.back().substr(0, 5);
@@ -336,7 +371,9 @@ TEST(BadJournalLine, CutLastLineIsToleratedSilently) {
   ::testing::internal::CaptureStdout();
   const Results r = Results::load(path);
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
-  EXPECT_TRUE(r.load_warnings().empty());
+  EXPECT_EQ(warnings_of(r), "journal '" + path + "': line " + std::to_string(lines.size()) +
+                                " is cut short (the process ended while writing it) (the line "
+                                "was skipped; the result lacks what it held)\n");
   EXPECT_EQ(r.processed().size(), 2u);
   EXPECT_FALSE(r.complete());
 }
@@ -349,6 +386,39 @@ TEST(BadJournalLine, FirstLineThatIsNoJson) {
   const std::string text = error_text<FileFormatError>([&] { (void)Results::load(path); });
   EXPECT_EQ(text.rfind("'" + path + "' is not valid JSON at line 1, column ", 0), 0u) << text;
   EXPECT_FALSE(contains(text, "json.exception")) << text;
+}
+
+// A line that is not UTF-8 is named as such wherever it is, the last line too (a cut line ends
+// early; it holds no other bytes); the line after it still loads.
+TEST(BadJournalLine, LineThatIsNoUtf8IsNamedWhereverItIs) {
+  const std::string dir = testing::scratch_dir("bad_journal_utf8");
+  for (const std::size_t line : {std::size_t{1}, std::size_t{2}}) {
+    auto lines = journal_lines(dir);
+    if (line == 2) lines.pop_back();  // no "end" line: line 3 is the last
+    const auto at = lines[line].find("\"k\"");
+    lines[line].replace(at, 3, "\"k\xff\"");
+    const std::string path = write_lines(dir + "j.jsonl", lines);
+    const Results r = Results::load(path);
+    EXPECT_EQ(warnings_of(r), "journal '" + path + "': line " + std::to_string(line + 1) +
+                                  " is not UTF-8 text (byte \\xFF at column " +
+                                  std::to_string(at + 3) +
+                                  ") (the line was skipped; the result lacks what it held)\n");
+    EXPECT_EQ(r.processed().size(), 1u);
+    EXPECT_FALSE(r.complete());
+  }
+}
+
+// A header without options loaded silently with kscope's defaults in their place (issue 38).
+TEST(BadJournalLine, AHeaderWithoutOptionsIsWarnedAbout) {
+  const std::string dir = testing::scratch_dir("bad_journal_no_options");
+  auto lines = journal_lines(dir);
+  lines[0] = patched(Json::parse(lines[0]), {"/options", ""}).dump();
+  const std::string path = write_lines(dir + "j.jsonl", lines);
+  const Results r = Results::load(path);
+  EXPECT_EQ(warnings_of(r), "journal '" + path + "': its header (line 1) has no \"options\"; the "
+                            "result shows kscope's defaults in their place, and resume cannot check "
+                            "that they are the sweep's\n");
+  EXPECT_EQ(r.processed().size(), 2u);
 }
 
 TEST(BadJournalLine, EmptyJournal) {

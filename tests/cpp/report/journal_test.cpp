@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -49,6 +51,10 @@ TEST(JournalTest, UnfinishedJournalLoadsWhatWasMeasured) {
   const Results r = Results::load(path);
   EXPECT_FALSE(r.complete());
   EXPECT_EQ(r.processed().size(), 2u);
+  ASSERT_EQ(r.load_warnings().size(), 1u);
+  EXPECT_EQ(r.load_warnings()[0],
+            "journal '" + path + "': line 4 is cut short (the process ended while writing it) "
+            "(the line was skipped; the result lacks what it held)");
 }
 
 TEST(JournalTest, AFailedConfigLoadsWithoutValuesAndWithItsError) {
@@ -261,6 +267,39 @@ TEST(JournalTest, UnwritablePathIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("cannot write the journal '/nonexistent-dir/x.jsonl'"),
               std::string::npos);
   }
+}
+
+// A journal deleted while it is written (its output directory removed mid-sweep) would lose the
+// sweep at close: the next line fails with the path and what to do, and so does finish().
+TEST(JournalTest, ADeletedJournalFailsItsNextLine) {
+  const std::string dir = testing::scratch_dir("journal_deleted");
+  const std::string path = dir + "journal-j-0.jsonl";
+  report::JournalWriter w(path, header());
+  w.append({run_log(0, 0, {"k"})}, {kernel("k", "vadd", 0, 0, 100, 1)});
+  w.finish();
+  ASSERT_EQ(std::remove(path.c_str()), 0);
+  w.append({run_log(0, 1, {"k"})}, {kernel("k", "vadd", 0, 1, 110, 2)});
+  try {
+    w.finish();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), report::journal_write_error(path, ENOENT));
+  }
+  EXPECT_NO_THROW(w.close(""));  // the sweep's error path closes it again: nothing more to say
+  EXPECT_NO_THROW(w.finish());
+}
+
+TEST(JournalTest, WriteErrorsNameThePathTheErrnoAndWhatToDo) {
+  EXPECT_EQ(report::journal_write_error("/mnt/full/j.jsonl", ENOSPC),
+            "cannot write the journal '/mnt/full/j.jsonl': No space left on device (ENOSPC). The "
+            "sweep stopped; the runs journaled before are kept and load. Free space or choose "
+            "another output_prefix, then pass the journal as resume= to measure the rest.");
+  EXPECT_EQ(report::journal_write_error("/j", ENOENT),
+            "cannot write the journal '/j': the file was deleted while the sweep ran (ENOENT). "
+            "The sweep stopped; what it measured went with the file. Measure again into an "
+            "output_prefix that stays.");
+  EXPECT_NE(report::journal_write_error("/j", EROFS).find("Read-only file system (EROFS)"),
+            std::string::npos);
 }
 
 TEST(JournalTest, NotAJournal) {

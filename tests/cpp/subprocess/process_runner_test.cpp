@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include "kscope/errors.hpp"
+#include "kscope/profile.hpp"
 
 namespace kscope::subprocess {
 namespace {
@@ -75,6 +77,23 @@ TEST(ProcessRunnerTest, TimeoutStopsTheChild) {
   EXPECT_FALSE(r.succeeded());
   EXPECT_LT(r.wall_seconds, 10.0);
   EXPECT_NE(r.status_text().find("timed out"), std::string::npos);
+}
+
+// A Ctrl-C of a language binding's caller while a child runs: the check's exception leaves
+// run_process within its 100 ms poll, once the child is stopped.
+TEST(ProcessRunnerTest, AThrowingInterruptCheckStopsTheChildAndPropagates) {
+  struct Interrupted {};
+  const auto t0 = std::chrono::steady_clock::now();
+  set_interrupt_check([t0] {
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(200)) throw Interrupted{};
+  });
+  ProcessSpec spec;
+  spec.argv = {"/bin/sleep", "30"};
+  EXPECT_THROW((void)run_process(spec), Interrupted);
+  set_interrupt_check({});
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+  spec.argv = {"/bin/true"};
+  EXPECT_TRUE(run_process(spec).succeeded());  // no check any more
 }
 
 TEST(ProcessRunnerTest, MissingProgramIsAToolErrorNamingIt) {

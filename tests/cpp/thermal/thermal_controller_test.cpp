@@ -3,6 +3,8 @@
 // following (also to a device the sampler has not read yet) and the "turns itself off" cases.
 #include <gtest/gtest.h>
 
+#include "kscope/profile.hpp"
+
 #include "fake_gpu_monitor.hpp"
 #include "kscope/errors.hpp"
 #include "thermal/thermal_controller.hpp"
@@ -85,6 +87,22 @@ TEST_F(ThermalControllerTest, PollsEveryHalfSecondUntilThermalCont) {
   EXPECT_EQ(clock_.slept, (std::vector<double>{0.5, 0.5, 0.5}));
   EXPECT_DOUBLE_EQ(c.last_wait_seconds(), 1.5);
   EXPECT_TRUE(c.counting());  // counting starts right after a pause
+}
+
+// A Ctrl-C while the guard waits for the GPU to cool (kscope::set_interrupt_check): the
+// check's exception ends the wait at its next poll.
+TEST_F(ThermalControllerTest, AnInterruptEndsTheCoolingWait) {
+  struct Interrupted {};
+  gpu_.headrooms = {40, 5};  // stays hot
+  auto c = make();
+  ASSERT_TRUE(c.init());
+  int polls = 0;
+  set_interrupt_check([&] {
+    if (++polls == 3) throw Interrupted{};
+  });
+  EXPECT_THROW(c.guard(), Interrupted);
+  set_interrupt_check({});
+  EXPECT_EQ(clock_.slept, (std::vector<double>{0.5, 0.5}));
 }
 
 TEST_F(ThermalControllerTest, AdaptiveIncreaseAfterFewRuns) {

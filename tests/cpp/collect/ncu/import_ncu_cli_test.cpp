@@ -41,6 +41,26 @@ TEST(ImportNcuCliTest, MissingFileIsRejected) {
   EXPECT_EQ(cli({"import-ncu", "/nonexistent/report.ncu-rep"}).exit_code, 2);  // a usage error
 }
 
+// An empty CSV exited 0 with "(no rows)", a binary file said "ncu not available" (issue 38).
+TEST(ImportNcuCliTest, EmptyAndBinaryFilesFailNamingTheFile) {
+  const std::string dir = testing::scratch_dir("import_ncu_cli_not_csv");
+  testing::write_text(dir + "empty.csv", "");
+  testing::write_text(dir + "data.bin", std::string("\x7f" "ELF\x02\x01", 6));
+  const std::pair<std::string, std::string> cases[] = {
+      {dir + "empty.csv", "is empty (0 bytes)"},
+      {dir + "data.bin", "is not a text file (byte \\x7F at offset 0)"},
+  };
+  for (const auto& [path, why] : cases) {
+    const auto r = cli({"import-ncu", path});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.stdout_text, "");
+    EXPECT_EQ(r.stderr_tail, (std::vector<std::string>{
+                                 "kscope: error: '" + path + "' " + why +
+                                 ": expected the CSV of ncu's raw page (ncu --csv --page raw) or "
+                                 "a .ncu-rep report"}));
+  }
+}
+
 // The file as `ncu --csv --page raw ./app > out.csv 2>&1` makes it: the program's output before
 // the table. It imports; --verbose names the skipped lines.
 TEST(ImportNcuCliTest, ProgramOutputBeforeTheTableIsSkipped) {

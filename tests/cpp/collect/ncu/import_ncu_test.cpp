@@ -9,6 +9,7 @@
 
 #include "kscope/errors.hpp"
 #include "ncu_test_support.hpp"
+#include "support/error_text.hpp"
 
 namespace kscope {
 namespace {
@@ -132,6 +133,102 @@ TEST(ImportNcuTest, BadInputIsAClearError) {
   NcuImportOptions o;
   o.metrics = {"not_a_metric"};
   EXPECT_THROW((void)import_ncu(testing::fixture("ncu/vadd_raw_nvtx.csv"), o), InvalidArgument);
+}
+
+// An empty CSV imported as "(no rows)", a binary file was taken for a .ncu-rep and reported as
+// "ncu not available" (issue 38).
+TEST(ImportNcuTest, EmptyAndBinaryFilesAreSaidToBeSo) {
+  const std::string dir = testing::scratch_dir("import_ncu_not_csv");
+  const std::string expected =
+      ": expected the CSV of ncu's raw page (ncu --csv --page raw) or a .ncu-rep report";
+  testing::write_text(dir + "empty.csv", "");
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(dir + "empty.csv"); }),
+            "'" + dir + "empty.csv' is empty (0 bytes)" + expected);
+  testing::write_text(dir + "blank.csv", "\n \r\n");
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(dir + "blank.csv"); }),
+            "'" + dir + "blank.csv' is empty (only white space)" + expected);
+  testing::write_text(dir + "data.bin", std::string("PK\x03\x04\0\0", 6));
+  NcuImportOptions o;
+  o.ncu = "/nonexistent/ncu";  // never run: the file is no report
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(dir + "data.bin", o); }),
+            "'" + dir + "data.bin' is not a text file (byte \\x03 at offset 2)" + expected);
+}
+
+// What a program prints on a terminal (colours, a progress bar's \b and \r) is text.
+TEST(ImportNcuTest, TerminalOutputBeforeTheTableIsText) {
+  const std::string path = testing::scratch_dir("import_ncu_terminal") + "out.csv";
+  testing::write_text(path, "\x1b[32mok\x1b[0m 50%\b\b\b\r100%\n" +
+                                testing::fixture_text("ncu/vadd_raw_nvtx.csv"));
+  EXPECT_EQ(import_ncu(path).configs().size(), 3u);
+}
+
+// A report starts with ncu's magic: that is exported with ncu whatever its name.
+TEST(ImportNcuTest, AReportIsKnownByItsMagicToo) {
+  const std::string dir = testing::scratch_dir("import_ncu_magic");
+  // fake_ncu.sh "exports" a report by printing it: the magic line, then the CSV.
+  testing::write_text(dir + "run.bin", std::string("NVR\0\n", 5) +
+                                           testing::fixture_text("ncu/vadd_raw_nvtx.csv"));
+  NcuImportOptions o;
+  o.ncu = testing::fixture("ncu/fake_ncu.sh");
+  o.metrics = {"gpu__time_duration.sum"};
+  EXPECT_EQ(import_ncu(dir + "run.bin", o).raw().size(), 3u);
+}
+
+// The same row three times made three kernels (issue 38).
+TEST(ImportNcuTest, AnIdOnTwoRowsIsNamed) {
+  std::string text = testing::fixture_text("ncu/vadd_raw_nvtx.csv");
+  const auto row = text.find("\n\"1\",");
+  text.replace(row + 2, 1, "0");  // result 1 becomes a second ID 0
+  const std::string path = testing::scratch_dir("import_ncu_ids") + "twice.csv";
+  testing::write_text(path, text);
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(path); }),
+            "'" + path + "' line 4: ID 0 again (first on line 3): ncu numbers each result once, "
+            "so rows were repeated or two pages joined. Export the report once. kscope reads "
+            "ncu's raw page as CSV: ncu --import <report> --csv --page raw --print-units base.");
+}
+
+// A fuzzed 3 MB header took 10.6 s and 1 GB under ASan and printed a table of 294 MB: a cell and
+// a header have a size no raw page reaches.
+TEST(ImportNcuTest, ACellOrAHeaderPastItsLimitIsNamed) {
+  const std::string dir = testing::scratch_dir("import_ncu_limits");
+  const std::string text = testing::fixture_text("ncu/vadd_raw_nvtx.csv");
+  std::string long_cell = text;
+  long_cell.replace(long_cell.find("vadd(const float *"), 4, std::string(70000, 'v'));
+  testing::write_text(dir + "cell.csv", long_cell);
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(dir + "cell.csv"); }),
+            "'" + dir + "cell.csv' line 3: cell 7 is longer than 65536 bytes, more than any cell "
+            "of ncu's raw page; the file is not its CSV (ncu --import <report> --csv --page raw "
+            "--print-units base).");
+  std::string wide = "\"ID\",\"Kernel Name\",\"Device\"";
+  for (int i = 0; i < 16382; ++i) wide += ",m" + std::to_string(i);
+  testing::write_text(dir + "wide.csv", wide + "\n");
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(dir + "wide.csv"); }),
+            "'" + dir + "wide.csv' line 1: the header has 16385 columns, more than the 16384 of "
+            "any raw page. kscope reads ncu's raw page as CSV: ncu --import <report> --csv "
+            "--page raw --print-units base.");
+  std::string heavy = "\"ID\",\"Kernel Name\",\"Device\"";
+  for (int i = 0; i < 20; ++i) heavy += ",m" + std::to_string(i) + std::string(60000, 'x');
+  testing::write_text(dir + "heavy.csv", heavy + "\n");
+  EXPECT_EQ(testing::error_text<FileFormatError>([&] { (void)import_ncu(dir + "heavy.csv"); }),
+            "'" + dir + "heavy.csv' line 1: the header's names take 1200069 bytes, more than the "
+            "1048576 of any raw page. kscope reads ncu's raw page as CSV: ncu --import <report> "
+            "--csv --page raw --print-units base.");
+}
+
+// A range name with '"': the CSV doubles it (RFC 4180), ncu's entry keeps it as it is.
+TEST(ImportNcuTest, RangeNamesWithQuotes) {
+  std::string text = testing::fixture_text("ncu/vadd_raw_nvtx.csv");
+  const std::string from = "\"\"probe:vadd:none:none:none:none:ASCII:vadd\"\"";
+  const std::string to =
+      "\"\"probe:say \"\"hi\"\":none:none:none:none:ASCII:say \"\"hi\"\"\"\"";
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+    text.replace(at, from.size(), to);
+  }
+  const std::string path = testing::scratch_dir("import_ncu_quotes") + "quotes.csv";
+  testing::write_text(path, text);
+  const auto r = import_ncu(path);
+  ASSERT_EQ(r.configs().size(), 3u);
+  EXPECT_EQ(row(r, 0, "gpu__time_duration.sum")->annotation, "probe@say \"hi\"/");
 }
 
 TEST(ImportNcuTest, ResultsRoundTripThroughJson) {

@@ -5,8 +5,10 @@
 // extraction and statistics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "kscope/kscope.hpp"
@@ -180,6 +182,66 @@ TEST_F(NcuToolTest, NcuErrorLinesAreQuotedWithTheLogPath) {
   EXPECT_TRUE(has(e, "==ERROR== Failed to prepare kernel for profiling")) << e;
   EXPECT_TRUE(has(e, dir_ + "ncu-output-ncu_errors-0.log")) << e;
   EXPECT_TRUE(has(e, "exit status 2")) << e;
+}
+
+// One part of the canned sweep: the child's runs and trace of `config`, and the CSV's header,
+// units and that config's six results (a warm-up and two runs of two annotations).
+void write_part(const std::string& parts, int n, std::size_t config) {
+  subprocess::ChildReport child = sweep_child();
+  child.runs.erase(std::remove_if(child.runs.begin(), child.runs.end(),
+                                  [&](const RunLog& r) { return r.run.config != config; }),
+                   child.runs.end());
+  child.trace.erase(
+      std::remove_if(child.trace.begin(), child.trace.end(),
+                     [&](const subprocess::AnnotationEntry& e) { return e.run.config != config; }),
+      child.trace.end());
+  subprocess::write_child_report(parts + std::to_string(n) + ".child.json", child);
+  std::ifstream in(testing::fixture("ncu/kscope_sweep_payload.csv"));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 14u);
+  std::ofstream out(parts + std::to_string(n) + ".csv");
+  out << lines[0] << "\n" << lines[1] << "\n";
+  for (std::size_t i = 2 + 6 * config; i < 8 + 6 * config; ++i) out << lines[i] << "\n";
+}
+
+// ncu killed mid-sweep (SIGKILL: the OOM killer, a user) in its second part: the error names the
+// part and the config it started at, the first part is in the journal, and resume measures the
+// rest.
+TEST_F(NcuToolTest, AKilledPartIsNamedAndResumeCompletesTheSweep) {
+  prepare("killed", "");
+  const std::string parts = dir_ + "parts/";
+  std::filesystem::create_directories(parts);
+  write_part(parts, 1, 0);
+  testing::write_text(parts + "2.kill", "");
+  write_part(parts, 3, 1);
+  set("FAKE_NCU_PARTS", parts);
+  const auto e = error_of<ToolError>("ncu_killed");
+  EXPECT_TRUE(has(e, "ncu ended with signal 9 (Killed) while profiling session 'ncu_killed'")) << e;
+  EXPECT_TRUE(has(e, "\n(ncu part 2 of session 'ncu_killed', from config 1 (n=20) on; the 1 "
+                     "config of the parts before are in the journal, and resume= with it "
+                     "measures the rest)")) << e;
+  const std::string journal = dir_ + "journal-ncu_killed-0.jsonl";
+  const Results partial = Results::load(journal);
+  EXPECT_FALSE(partial.complete());
+  ASSERT_EQ(partial.processed().size(), 2u);  // config 0's two annotations
+  EXPECT_EQ(avg(partial, "vadd", 0), 10050.0);
+
+  opt_.resume = journal;
+  const Results resumed = run("ncu_killed");
+  EXPECT_TRUE(resumed.complete());
+  expect_sweep(resumed);
+}
+
+TEST_F(NcuToolTest, AKilledFirstPartSaysNothingWasJournaled) {
+  prepare("killed_first", "");
+  const std::string parts = dir_ + "parts/";
+  std::filesystem::create_directories(parts);
+  testing::write_text(parts + "1.kill", "");
+  set("FAKE_NCU_PARTS", parts);
+  const auto e = error_of<ToolError>("ncu_killed_first");
+  EXPECT_TRUE(has(e, "\n(ncu part 1 of session 'ncu_killed_first', from config 0 (n=10) on; no "
+                     "part of this session was journaled yet)")) << e;
 }
 
 TEST_F(NcuToolTest, ErrorInTheChildIsRaisedWithItsClass) {

@@ -62,6 +62,24 @@ TEST(NvtxCellsTest, RangeNamesWithColons) {
   EXPECT_EQ(r[0].payload_type, "none");
 }
 
+// ncu writes a '"' of a range name as it is (issue 38: such names could not be imported).
+TEST(NvtxCellsTest, RangeNamesWithQuotes) {
+  const auto se = parse_start_end_cell(
+      " \"4:kscope:say \"hi\":none:none:none:none:ASCII:say \"hi\"\" ");
+  ASSERT_EQ(se.size(), 1u);
+  EXPECT_EQ(se[0].id, "4");
+  EXPECT_EQ(se[0].name, "say \"hi\"");
+  EXPECT_EQ(se[0].payload_type, "none");
+  const auto pp = parse_push_pop_cell(
+      "1255  \"bench:\"q:none:none:none:none:ASCII:\"q\"  \"bench:x\":none:none:none:none:ASCII:x\"\" "
+      " \"bench:a\" \"b:none:none:none:none:ASCII:a\" \"b\" ");
+  ASSERT_EQ(pp.size(), 3u);
+  EXPECT_EQ(pp[0].name, "\"q");
+  EXPECT_EQ(pp[1].name, "x\"");
+  EXPECT_EQ(pp[2].name, "a\" \"b");  // a '"' before a space and a '"': the fields decide
+  EXPECT_EQ(nvtx_label({}, pp, "kscope"), "bench@\"q/x\"/a\" \"b/");
+}
+
 TEST(NvtxCellsTest, MalformedEntryIsAnErrorQuotingIt) {
   try {
     (void)parse_start_end_cell("\"0:bench:se\"");

@@ -112,6 +112,32 @@ TEST_F(SanitizerToolTest, CleanSweepIsOneRunAndOk) {
   EXPECT_EQ(args, expected);
 }
 
+// compute-sanitizer killed (SIGKILL: the OOM killer, a user) in the sweep's second check: the
+// error names the status, the check's report, the session and the part; the journal is closed
+// with it.
+TEST_F(SanitizerToolTest, AKilledCheckIsNamedWithItsPart) {
+  prepare("killed");
+  opt_.sanitizer.checks = {"memcheck", "racecheck"};
+  outcome("once_release", "memcheck_clean.xml", {0, 1, 2}, 0);
+  testing::write_text(canned_ + "once_release.kill", "racecheck");
+  try {
+    (void)run("killed");
+    FAIL() << "expected ToolError";
+  } catch (const ToolError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "compute-sanitizer ended with signal 9 (Killed) and wrote no report (" + dir_ +
+                      "sanitizer-racecheck-killed-0.xml) while checking session 'killed' (call "
+                      "0, all configs).",
+                  0),
+              0u)
+        << e.what();
+  }
+  EXPECT_EQ(runs(), (std::vector<std::string>{"once_release", "once_release"}));
+  const std::string journal = testing::read_text(dir_ + "journal-killed-0.jsonl");
+  EXPECT_TRUE(has(journal, "{\"kind\":\"end\",\"error\":\"compute-sanitizer ended with signal 9"))
+      << journal;
+}
+
 TEST_F(SanitizerToolTest, OnlyTheBuggyConfigIsNamed) {
   prepare("sweep");
   outcome("once_release", "memcheck_oob.xml", {0, 1}, 86, "CUDA error: unspecified launch failure");

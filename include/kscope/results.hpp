@@ -265,6 +265,9 @@ class Results {
     Metadata metadata;                    ///< environment
     std::string journal_path;             ///< journal written while measuring ("" if none)
     bool complete = true;                 ///< false when loaded from an unfinished journal
+    /// The session checked the program instead of measuring it (kscope::sanitize): its findings
+    /// are its result, even none, and the writers show them in place of the processed table.
+    bool checked = false;
     /// load(): what was skipped, one text each (a journal's malformed lines); empty otherwise.
     std::vector<std::string> load_warnings;
   };
@@ -296,6 +299,8 @@ class Results {
   [[nodiscard]] const Metadata& metadata() const { return d_.metadata; }
   [[nodiscard]] const std::string& journal_path() const { return d_.journal_path; }
   [[nodiscard]] bool complete() const { return d_.complete; }
+  /// Data::checked: a check's result, whose findings are the result.
+  [[nodiscard]] bool checked() const { return d_.checked; }
   /// What load() skipped: "journal '<path>': line 7 skipped: at /runs/0/config: expected ...",
   /// one text per malformed journal line (a cut last line is not one). Empty when nothing was.
   [[nodiscard]] const std::vector<std::string>& load_warnings() const { return d_.load_warnings; }

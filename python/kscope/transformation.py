@@ -42,20 +42,13 @@ def _parameter_columns(
     }
 
 
-def _info_columns(
-    names: Sequence[str], rows: Sequence[Any], numeric: Sequence[bool] = ()
-) -> dict[str, Any]:
-    # The engine's values are floats, strings or None. Aggregates (``numeric``) are float64 even
-    # when all missing (a standard deviation over one run); other numeric columns become float64
-    # too, the rest keep their strings.
-    columns: dict[str, Any] = {}
-    for i, name in enumerate(names):
-        values = [r.info[i] if i < len(r.info) else None for r in rows]
-        if i < len(numeric) and numeric[i]:
-            columns[name] = np.array([np.nan if v is None else v for v in values], dtype=float)
-        else:
-            columns[name] = _object_column(values)
-    return columns
+def _info_columns(names: Sequence[str], rows: Sequence[Any]) -> dict[str, Any]:
+    # The engine's values are floats, strings or None: numeric columns become float64, the rest
+    # keep their strings.
+    return {
+        name: _object_column([r.info[i] if i < len(r.info) else None for r in rows])
+        for i, name in enumerate(names)
+    }
 
 
 def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
@@ -67,81 +60,36 @@ def _environment_columns(metadata: Any, n: int) -> dict[str, Any]:
     }
 
 
-def _statistic_columns(processed: Sequence[Any]) -> dict[str, Any]:
-    """The processed table's first statistic columns: ``AvgValue, StdDev, MinValue, MaxValue,
-    NumRuns``."""
-    return {
-        "AvgValue": np.array([p.avg for p in processed], dtype=float),
-        "StdDev": np.array([p.stddev for p in processed], dtype=float),
-        "MinValue": np.array([p.min for p in processed], dtype=float),
-        "MaxValue": np.array([p.max for p in processed], dtype=float),
-        "NumRuns": np.array([p.num_runs for p in processed], dtype=np.int64),
-    }
+#: How a kind of the engine's processed columns (``processed_frame_columns``) becomes a
+#: DataFrame column.
+_FRAME_COLUMN: dict[str, Callable[[list[Any]], Any]] = {
+    "float": lambda values: np.array(values, dtype=float),
+    "int": lambda values: np.array(values, dtype=np.int64),
+    "boolean": lambda values: pd.array(values, dtype="boolean"),
+    "list": lambda values: values,
+    "object": _object_column,
+}
 
 
-def _interval_columns(processed: Sequence[Any]) -> dict[str, Any]:
-    """The processed table's last statistic columns: ``CI95_Lower, CI95_Upper,
-    RelativeStdDevPct, StableMeasurement, Normalized, [NormalizationValue], Geomean``."""
-    columns: dict[str, Any] = {
-        "CI95_Lower": np.array([p.ci95_lower for p in processed], dtype=float),
-        "CI95_Upper": np.array([p.ci95_upper for p in processed], dtype=float),
-        "RelativeStdDevPct": np.array([p.rel_stddev_pct for p in processed], dtype=float),
-        "StableMeasurement": pd.array([p.stable for p in processed], dtype="boolean"),
-        "Normalized": _object_column(
-            [False if p.normalized is None else p.normalized for p in processed]
-        ),
-    }
-    if any(p.normalized is not None for p in processed):
-        columns["NormalizationValue"] = np.array(
-            [np.nan if p.normalization_value is None else p.normalization_value for p in processed],
-            dtype=float,
-        )
-    columns["Geomean"] = np.array([p.geomean for p in processed], dtype=float)
-    return columns
+#: nsight-python's statistics of :func:`aggregate_data`, in its order (NormalizationValue only
+#: when normalised).
+AGGREGATE_COLUMNS = ("AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "CI95_Lower",
+                     "CI95_Upper", "RelativeStdDevPct", "StableMeasurement", "Normalized",
+                     "NormalizationValue", "Geomean")  # fmt: skip
 
 
 def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
-    """One row per (annotation, metric, config): ``Annotation, Metric, <parameters>,
-    AvgValue, StdDev, MinValue, MaxValue, NumRuns, Kernel, GPU, Host, ComputeClock,
-    MemoryClock, Unit, ClockMHz_Min, TempC_Max, PowerW_Avg, Throttled, Median, Q1, Q3,
-    <info collectors>,
-    CI95_Lower, CI95_Upper, RelativeStdDevPct, StableMeasurement, Normalized,
-    [NormalizationValue], Geomean, [Error]`` (docs/output-schema.md); an info collector's columns are
+    """One row per (annotation, metric, config), the engine's processed columns in their order
+    (``Annotation, Metric, <parameters>, AvgValue, ...``, docs/output-schema.md): each column as
+    the CSV file has it, numbers as float64 or int64; an info collector's columns are
     ``<name>`` or ``<name>_Avg/_Std/_Min/_Max`` (docs/info-collectors.md)."""
-    processed = results.processed
-    n = len(processed)
-    columns: dict[str, Any] = {
-        "Annotation": [p.annotation for p in processed],
-        "Metric": [p.metric for p in processed],
-    }
-    columns.update(_parameter_columns(results.parameters, rows, [p.config for p in processed]))
-    columns.update(_statistic_columns(processed))
-    columns["Kernel"] = [p.kernel for p in processed]
-    columns.update(_environment_columns(results.metadata, n))
-    columns.update(
-        {
-            "Unit": [np.nan if p.unit is None else p.unit for p in processed],
-            # kscope's telemetry of the config's runs (NaN without NVML), as in the CSV.
-            "ClockMHz_Min": np.array([p.clock_mhz_min for p in processed], dtype=float),
-            "TempC_Max": np.array([p.temp_c_max for p in processed], dtype=float),
-            "PowerW_Avg": np.array([p.power_w_avg for p in processed], dtype=float),
-            "Throttled": np.array([p.throttled for p in processed], dtype=float),
-            # kscope's quantiles of the runs (linear interpolation, before normalisation).
-            "Median": np.array([p.median for p in processed], dtype=float),
-            "Q1": np.array([p.q1 for p in processed], dtype=float),
-            "Q3": np.array([p.q3 for p in processed], dtype=float),
-        }
-    )
-    info_names = native.processed_info_columns(results.info_columns)
-    aggregates = [c.aggregated for c in results.info_columns
-                  for _ in range(4 if c.aggregated else 1)]  # fmt: skip
-    columns.update(_info_columns(info_names, processed, aggregates))
-    columns.update(_interval_columns(processed))
-    if results.failed_configs:
-        columns["Error"] = _object_column([p.error for p in processed])
-    if results.stops:  # runs="auto"
-        columns["StopReason"] = [p.stop_reason or None for p in processed]
-    return pd.DataFrame(columns, index=pd.RangeIndex(n))
+    columns: dict[str, Any] = {}
+    for name, kind, values in native.processed_frame_columns(results):
+        if kind == "parameters":
+            columns.update(_parameter_columns(results.parameters, rows, values))
+        else:
+            columns[name] = _FRAME_COLUMN[kind](values)
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(results.processed)))
 
 
 def stops_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
@@ -185,7 +133,7 @@ TRAILING_COLUMNS = ("Kernel", "Block", "Thread", "Address", "Size", "File", "Lin
 def engine_findings(results: Any) -> list[dict[str, Any]]:
     """The findings of an engine ``Results`` (empty for the measuring tools), as the JSON
     document spells them."""
-    if str(results.metadata.tool) != "sanitizer":
+    if not results.checked:
         return []
     return list(json.loads(results.to_json()).get("findings", []))
 
@@ -303,8 +251,8 @@ def aggregate_data(
     for name in others:
         columns[name] = _object_column([df[name].iloc[i] for i in firsts])
     columns.update(_parameter_columns(parameters, configs, [p.config for p in processed]))
-    columns.update(_statistic_columns(processed))
-    columns.update(_interval_columns(processed))
+    for name, kind, values in native.row_frame_columns(processed, AGGREGATE_COLUMNS):
+        columns[name] = _FRAME_COLUMN[kind](values)
     return pd.DataFrame(columns, index=pd.RangeIndex(n))
 
 

@@ -1,17 +1,132 @@
 // kscope::Results (raw and processed rows, metadata, configs) plus its file formats. The pandas
-// DataFrames are built in Python (kscope/_dataframe.py) from these rows.
+// DataFrames are built in Python (kscope/transformation.py): the processed one from
+// processed_frame_columns, the engine's processed column table (core/processed_columns.hpp).
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "bindings.hpp"
+#include "core/processed_columns.hpp"
 #include "kscope/merge.hpp"
 #include "kscope/results.hpp"
 
 namespace kscope::python {
+namespace {
+
+// One column's values as Python objects; a missing one per ColumnMissing.
+template <class T>
+nb::object or_missing(const std::optional<T>& v, ColumnMissing missing) {
+  if (v) return nb::cast(*v);
+  if (missing == ColumnMissing::kFalse) return nb::cast(false);
+  if (missing == ColumnMissing::kNaN) return nb::cast(std::nan(""));
+  return nb::none();
+}
+
+using FrameColumn = nb::tuple;  // (name, kind, values)
+
+// A column that is a member of the row, over `rows` (nothing for the groups and the metadata).
+void add_row_column(const ProcessedColumn& c, const std::vector<ProcessedRow>& rows,
+                    nb::list* out) {
+  std::visit(
+      [&](const auto& field) {
+        using F = std::decay_t<decltype(field)>;
+        nb::list values;
+        const char* kind = nullptr;
+        if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
+          for (const auto& p : rows) {
+            const bool none = c.missing == ColumnMissing::kNone && (p.*field).empty();
+            values.append(none ? nb::none() : nb::cast(p.*field));
+          }
+          kind = "list";
+        } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
+          for (const auto& p : rows) values.append(p.*field);
+          kind = "float";
+        } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
+          for (const auto& p : rows) values.append(p.*field);
+          kind = "int";
+        } else if constexpr (std::is_same_v<F, std::optional<bool> ProcessedRow::*>) {
+          for (const auto& p : rows) values.append(or_missing(p.*field, c.missing));
+          kind = "boolean";
+        } else if constexpr (std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
+          for (const auto& p : rows) values.append(or_missing(p.*field, ColumnMissing::kNaN));
+          kind = "float";
+        } else if constexpr (std::is_same_v<F, std::optional<std::string> ProcessedRow::*>) {
+          // NaN-filled as nsight-python's Unit, or object elements.
+          for (const auto& p : rows) values.append(or_missing(p.*field, c.missing));
+          kind = c.missing == ColumnMissing::kNaN ? "list" : "object";
+        }
+        if (kind) out->append(nb::make_tuple(c.name, kind, values));
+      },
+      c.field);
+}
+
+// The processed table's columns in order, as (name, kind, values) tuples; kind says how
+// kscope.transformation makes the DataFrame's column of the values: "float" (float64), "int"
+// (int64), "boolean" (pandas' nullable boolean), "list" (as they are), "object" (object
+// elements, then inferred) or "parameters" (values: each row's config; the parameter columns
+// hold the configs' Python objects).
+nb::list processed_frame_columns(const Results& r) {
+  nb::list out;
+  const auto& rows = r.processed();
+  for (const auto& c : processed_columns()) {
+    if (!is_shown(c, r)) continue;
+    std::visit(
+        [&](const auto& field) {
+          using F = std::decay_t<decltype(field)>;
+          nb::list values;
+          if constexpr (std::is_same_v<F, ParameterColumns>) {
+            for (const auto& p : rows) values.append(p.config);
+            out.append(nb::make_tuple(c.name, "parameters", values));
+          } else if constexpr (std::is_same_v<F, InfoColumns>) {
+            const auto names = processed_info_columns(r.info_columns());
+            std::vector<bool> numeric;  // aggregates: float64 even when all missing
+            for (const auto& column : r.info_columns()) {
+              numeric.insert(numeric.end(), column.aggregated ? 4 : 1, column.aggregated);
+            }
+            for (std::size_t i = 0; i < names.size(); ++i) {
+              nb::list info;
+              for (const auto& p : rows) {
+                const InfoValue v = i < p.info.size() ? p.info[i] : InfoValue();
+                info.append(numeric[i] && v.empty() ? nb::cast(std::nan("")) : nb::cast(v));
+              }
+              out.append(nb::make_tuple(names[i], numeric[i] ? "float" : "object", info));
+            }
+          } else if constexpr (std::is_same_v<F, std::string Metadata::*> ||
+                               std::is_same_v<F, long long Metadata::*>) {
+            for (std::size_t i = 0; i < rows.size(); ++i) values.append(r.metadata().*field);
+            out.append(nb::make_tuple(
+                c.name, std::is_same_v<F, std::string Metadata::*> ? "list" : "int", values));
+          } else {
+            add_row_column(c, rows, &out);
+          }
+        },
+        c.field);
+  }
+  return out;
+}
+
+// The columns `names` of `rows` alone (aggregate_rows' output), as processed_frame_columns
+// gives them; NormalizationValue only when some row is normalised.
+nb::list row_frame_columns(const std::vector<ProcessedRow>& rows,
+                           const std::vector<std::string>& names) {
+  bool normalized = false;
+  for (const auto& p : rows) normalized = normalized || p.normalized.has_value();
+  nb::list out;
+  for (const auto& name : names) {
+    const ProcessedColumn& c = processed_column(name);
+    if (c.shown == ColumnShown::kNormalized && !normalized) continue;
+    add_row_column(c, rows, &out);
+  }
+  return out;
+}
+
+}  // namespace
 
 void bind_results(nb::module_& m) {
   nb::class_<Metadata>(m, "Metadata", "Where and with what the results were measured.")
@@ -149,6 +264,10 @@ void bind_results(nb::module_& m) {
       .def_ro("extension", &OutputFormat::extension)
       .def_ro("description", &OutputFormat::description);
   m.def("output_formats", &output_formats, "Every registered output format, in registry order.");
+  m.def("processed_frame_columns", &processed_frame_columns, nb::arg("results"),
+        "The processed table's columns in order, (name, kind, values) each, for the DataFrame.");
+  m.def("row_frame_columns", &row_frame_columns, nb::arg("rows"), nb::arg("names"),
+        "Columns `names` of processed rows, as processed_frame_columns gives them.");
 
   nb::class_<Results>(m, "Results", "The outcome of profile() or of loading a saved result.")
       .def_prop_ro("name", &Results::name)
@@ -167,6 +286,8 @@ void bind_results(nb::module_& m) {
                    "Host phases and kernel times (empty for files saved without them).")
       .def_prop_ro("journal_path", &Results::journal_path)
       .def_prop_ro("complete", &Results::complete)
+      .def_prop_ro("checked", &Results::checked,
+                   "A check's result (kscope.sanitize): its findings are the result, even none.")
       .def_prop_ro("failed_configs", &Results::failed_configs,
                    "The configs whose benchmark raised with on_config_error 'skip'.")
       .def_prop_ro("load_warnings", &Results::load_warnings,

@@ -7,6 +7,7 @@
 
 #include "api/sweep_identity.hpp"
 #include "core/config_failure.hpp"
+#include "core/processed_columns.hpp"
 #include "core/transformation.hpp"
 #include "kscope/errors.hpp"
 
@@ -148,13 +149,7 @@ Results merge(const std::vector<Results>& parts, const MergeOptions& options) {
   for (auto& row : d.processed) {
     const auto it = part_rows.find(RowKey{row.annotation, row.metric, row.config});
     if (it == part_rows.end()) continue;
-    const ProcessedRow& from = *it->second;
-    row.clock_mhz_min = from.clock_mhz_min;
-    row.temp_c_max = from.temp_c_max;
-    row.power_w_avg = from.power_w_avg;
-    row.throttled = from.throttled;
-    row.info = from.info;
-    row.stop_reason = from.stop_reason;
+    copy_config_columns(*it->second, &row);
   }
   std::sort(d.stops.begin(), d.stops.end(),
             [](const ConfigStop& a, const ConfigStop& b) { return a.config < b.config; });

@@ -1,9 +1,12 @@
 #include "report/csv_writer.hpp"
 
 #include <cmath>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "core/number_format.hpp"
+#include "core/processed_columns.hpp"
 #include "report/findings_table.hpp"
 #include "report/writer.hpp"
 
@@ -73,53 +76,52 @@ void write_raw_csv(const Results& results, std::ostream& out) {
 
 void write_processed_csv(const Results& results, std::ostream& out) {
   const auto& m = results.metadata();
-  bool normalized = false;
-  bool stopped = false;  // auto_runs: the StopReason column, last
-  for (const auto& p : results.processed()) {
-    normalized = normalized || p.normalized.has_value();
-    stopped = stopped || !p.stop_reason.empty();
-  }
-  std::vector<std::string> header = {"Annotation", "Metric"};
-  for (const auto& p : results.parameters()) header.push_back(p);
-  for (const char* c : {"AvgValue", "StdDev", "MinValue", "MaxValue", "NumRuns", "Kernel", "GPU",
-                        "Host", "ComputeClock", "MemoryClock", "Unit", "ClockMHz_Min", "TempC_Max",
-                        "PowerW_Avg", "Throttled", "Median", "Q1", "Q3"}) {
-    header.emplace_back(c);
-  }
   const auto info_columns = processed_info_columns(results.info_columns());
-  header.insert(header.end(), info_columns.begin(), info_columns.end());
-  for (const char* c : {"CI95_Lower", "CI95_Upper", "RelativeStdDevPct", "StableMeasurement",
-                        "Normalized"}) {
-    header.emplace_back(c);
+  std::vector<const ProcessedColumn*> columns;
+  std::vector<std::string> header;
+  for (const auto& c : processed_columns()) {
+    if (!is_shown(c, results)) continue;
+    columns.push_back(&c);
+    if (std::holds_alternative<ParameterColumns>(c.field)) {
+      header.insert(header.end(), results.parameters().begin(), results.parameters().end());
+    } else if (std::holds_alternative<InfoColumns>(c.field)) {
+      header.insert(header.end(), info_columns.begin(), info_columns.end());
+    } else {
+      header.emplace_back(c.name);
+    }
   }
-  if (normalized) header.emplace_back("NormalizationValue");
-  header.emplace_back("Geomean");
-  const bool failed = !results.failed_configs().empty();
-  if (failed) header.emplace_back("Error");
-  if (stopped) header.emplace_back("StopReason");
   write_row(out, header);
   for (const auto& p : results.processed()) {
-    std::vector<std::string> f = {p.annotation, p.metric};
-    for (auto& v : params_of(results, p.config)) f.push_back(std::move(v));
-    for (auto& v : std::vector<std::string>{
-             num(p.avg), num(p.stddev), num(p.min), num(p.max), std::to_string(p.num_runs),
-             p.kernel, m.gpu, m.host, std::to_string(m.compute_clock),
-             std::to_string(m.memory_clock), p.unit.value_or(""), num(p.clock_mhz_min),
-             num(p.temp_c_max), num(p.power_w_avg), num(p.throttled), num(p.median), num(p.q1),
-             num(p.q3)}) {
-      f.push_back(std::move(v));
+    std::vector<std::string> f;
+    for (const ProcessedColumn* c : columns) {
+      std::visit(
+          [&](const auto& field) {
+            using F = std::decay_t<decltype(field)>;
+            if constexpr (std::is_same_v<F, ParameterColumns>) {
+              for (auto& v : params_of(results, p.config)) f.push_back(std::move(v));
+            } else if constexpr (std::is_same_v<F, InfoColumns>) {
+              append_info(p.info, info_columns.size(), &f);
+            } else if constexpr (std::is_same_v<F, std::string Metadata::*>) {
+              f.push_back(m.*field);
+            } else if constexpr (std::is_same_v<F, long long Metadata::*>) {
+              f.push_back(std::to_string(m.*field));
+            } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
+              f.push_back(p.*field);
+            } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
+              f.push_back(num(p.*field));
+            } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
+              f.push_back(std::to_string(p.*field));
+            } else if constexpr (std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
+              f.push_back(p.*field ? num(*(p.*field)) : "");
+            } else if constexpr (std::is_same_v<F, std::optional<bool> ProcessedRow::*>) {
+              f.push_back(p.*field ? (*(p.*field) ? "True" : "False") : "");
+            } else {
+              f.push_back(p.*field ? *(p.*field)
+                                   : c->missing == ColumnMissing::kFalse ? "False" : "");
+            }
+          },
+          c->field);
     }
-    append_info(p.info, info_columns.size(), &f);
-    for (auto& v : std::vector<std::string>{num(p.ci95_lower), num(p.ci95_upper),
-                                            num(p.rel_stddev_pct),
-                                            p.stable ? (*p.stable ? "True" : "False") : "",
-                                            p.normalized ? *p.normalized : "False"}) {
-      f.push_back(std::move(v));
-    }
-    if (normalized) f.push_back(p.normalization_value ? num(*p.normalization_value) : "");
-    f.push_back(num(p.geomean));
-    if (failed) f.push_back(p.error.value_or(""));
-    if (stopped) f.push_back(p.stop_reason);
     write_row(out, f);
   }
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The console table of a sanitizer result (Results::print when the tool is "sanitizer"): one row
+// The console table of a sanitizer result (Results::print of a check's result, Results::checked): one row
 // per finding, or one line saying the checks found nothing. Also the short texts of a finding's
 // place and code location shared with the CSV.
 

@@ -41,14 +41,10 @@ void write_result_warnings(const Results& r, std::ostream& out) {
   for (const auto& w : r.load_warnings()) out << "<p class=\"warn\">" << xml_escape(w) << "</p>\n";
 }
 
-bool is_sanitizer_session(const Results& r) {
-  return (r.metadata().tool.empty() ? r.options().tool : r.metadata().tool) == "sanitizer";
-}
-
 void write_results_html(const Results& r, std::ostream& out, std::size_t max_rows, bool ids) {
   HtmlTableOptions o;
   o.max_rows = max_rows;
-  if (is_sanitizer_session(r)) {
+  if (r.checked()) {
     if (r.findings().empty()) {
       out << "<p>compute-sanitizer found nothing.</p>\n";
     } else {

@@ -40,7 +40,4 @@ void write_results_html(const Results& results, std::ostream& out, std::size_t m
 /// One <p class="warn"> for an unfinished session's journal and one per load warning.
 void write_result_warnings(const Results& results, std::ostream& out);
 
-/// True for a result of the sanitizer tool (its table is the findings).
-[[nodiscard]] bool is_sanitizer_session(const Results& results);
-
 }  // namespace kscope::report

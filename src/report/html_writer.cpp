@@ -72,10 +72,9 @@ void write_html(const WriteInput& in, std::ostream& out) {
   out << "<details><summary>Options</summary>\n";
   pairs(options_cells(r, in.full_paths), out, "options");
   out << "</details>\n";
-  const bool sanitizer = is_sanitizer_session(r);
-  out << (sanitizer ? "<h2>Findings</h2>\n" : "<h2>Results</h2>\n");
+  out << (r.checked() ? "<h2>Findings</h2>\n" : "<h2>Results</h2>\n");
   write_results_html(r, out, 0, true);
-  if (!sanitizer) {
+  if (!r.checked()) {
     std::vector<std::string> metrics;
     for (const auto& p : r.processed()) {
       if (std::find(metrics.begin(), metrics.end(), p.metric) == metrics.end()) metrics.push_back(p.metric);

@@ -395,6 +395,7 @@ JournalContents read_journal(const std::string& path) {
     }
   }
   d.journal_path = path;
+  d.checked = names_a_checking_tool(d);
   // A journal with skipped lines misses what they held: it is not a complete result.
   d.complete = ended_ok && skipped.empty();
   for (const auto& s : skipped) {

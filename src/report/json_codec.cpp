@@ -4,8 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <variant>
 
 #include "core/option_table.hpp"
+#include "core/processed_columns.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_field.hpp"
 #include "report/json_text.hpp"
@@ -305,76 +307,114 @@ RawRow raw_row_from_json(const JsonField& j, const std::vector<std::string>& inf
   return r;
 }
 
+namespace {
+
+// The info object goes after the columns every row has, before those a row has only when set.
+bool after_info(const ProcessedColumn& c) { return c.json == ColumnJson::kWhenSet; }
+
+// One processed column of row `p` into `j` (nothing for the columns JSON rows do not carry).
+void column_to_json(const ProcessedColumn& c, const ProcessedRow& p, Json* j) {
+  if (c.json == ColumnJson::kNever) return;
+  const bool when_set = c.json == ColumnJson::kWhenSet;
+  std::visit(
+      [&](const auto& field) {
+        using F = std::decay_t<decltype(field)>;
+        (void)field;  // the groups and the metadata have no member of the row
+        if constexpr (std::is_same_v<F, ParameterColumns>) {
+          (*j)["config"] = p.config;
+        } else if constexpr (std::is_same_v<F, InfoColumns> ||
+                             std::is_same_v<F, std::string Metadata::*> ||
+                             std::is_same_v<F, long long Metadata::*>) {
+        } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
+          if (!when_set || !(p.*field).empty()) (*j)[c.name] = p.*field;
+        } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
+          (*j)[c.name] = number(p.*field);
+        } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
+          (*j)[c.name] = p.*field;
+        } else if constexpr (std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
+          (*j)[c.name] = p.*field ? number(*(p.*field)) : Json(nullptr);
+        } else {  // optional text or flag
+          if (p.*field) {
+            (*j)[c.name] = *(p.*field);
+          } else if (!when_set) {
+            (*j)[c.name] = c.missing == ColumnMissing::kFalse ? Json(false) : Json(nullptr);
+          }
+        }
+      },
+      c.field);
+}
+
+// One processed column of a JSON row into `p`; files cut short or edited fail with the key's
+// path.
+void column_from_json(const ProcessedColumn& c, const JsonField& j, ProcessedRow* p) {
+  if (c.json == ColumnJson::kNever) return;
+  const bool required = c.json == ColumnJson::kRequired;
+  std::visit(
+      [&](const auto& field) {
+        using F = std::decay_t<decltype(field)>;
+        (void)field;  // the groups and the metadata have no member of the row
+        if constexpr (std::is_same_v<F, ParameterColumns>) {
+          p->config = j.at("config").get<std::size_t>();
+        } else if constexpr (std::is_same_v<F, InfoColumns> ||
+                             std::is_same_v<F, std::string Metadata::*> ||
+                             std::is_same_v<F, long long Metadata::*>) {
+        } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
+          p->*field = required ? j.at(c.name).get<std::string>() : j.value(c.name, std::string());
+        } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
+          p->*field = required ? number_from(j.at(c.name)) : j.value(c.name, kNaN);
+        } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
+          p->*field = j.at(c.name).get<std::size_t>();
+        } else if constexpr (std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
+          // The baseline's value, read for a normalised row (NormalizationValue).
+          if (p->normalized) p->*field = j.value(c.name, kNaN);
+        } else if constexpr (std::is_same_v<F, std::optional<bool> ProcessedRow::*>) {
+          const JsonField flag = j.at(c.name);
+          if (!flag.is_null()) p->*field = flag.get<bool>();
+        } else if (c.missing == ColumnMissing::kFalse) {  // text, or false (Normalized)
+          const JsonField text = j.at(c.name);
+          if (text.json().is_string()) {
+            p->*field = text.get<std::string>();
+          } else if (!text.json().is_boolean()) {
+            text.fail("the annotation normalized against, or false");
+          }
+        } else {
+          p->*field = j.optional<std::string>(c.name);
+        }
+      },
+      c.field);
+}
+
+}  // namespace
+
 Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) {
-  Json j{{"Annotation", p.annotation},
-              {"Metric", p.metric},
-              {"config", p.config},
-              {"AvgValue", number(p.avg)},
-              {"StdDev", number(p.stddev)},
-              {"MinValue", number(p.min)},
-              {"MaxValue", number(p.max)},
-              {"NumRuns", p.num_runs},
-              {"Kernel", p.kernel},
-              {"Unit", optional_string(p.unit)},
-              {"ClockMHz_Min", number(p.clock_mhz_min)},
-              {"TempC_Max", number(p.temp_c_max)},
-              {"PowerW_Avg", number(p.power_w_avg)},
-              {"Throttled", number(p.throttled)},
-              {"Median", number(p.median)},
-              {"Q1", number(p.q1)},
-              {"Q3", number(p.q3)},
-              {"CI95_Lower", number(p.ci95_lower)},
-              {"CI95_Upper", number(p.ci95_upper)},
-              {"RelativeStdDevPct", number(p.rel_stddev_pct)},
-              {"StableMeasurement", p.stable ? Json(*p.stable) : Json(nullptr)},
-              {"Normalized", p.normalized ? Json(*p.normalized) : Json(false)},
-              {"NormalizationValue",
-               p.normalization_value ? number(*p.normalization_value) : Json(nullptr)},
-              {"Geomean", number(p.geomean)}};
+  Json j = Json::object();
+  const auto& columns = processed_columns();
+  for (const auto& c : columns) {
+    if (!after_info(c)) column_to_json(c, p, &j);
+  }
   if (!info_names.empty()) j["info"] = info_to_json(p.info, info_names);
-  if (p.error) j["Error"] = *p.error;
-  if (!p.stop_reason.empty()) j["StopReason"] = p.stop_reason;
+  for (const auto& c : columns) {
+    if (after_info(c)) column_to_json(c, p, &j);
+  }
   return j;
 }
 
 ProcessedRow processed_row_from_json(const JsonField& j,
                                      const std::vector<std::string>& info_names) {
   ProcessedRow p;
-  p.annotation = j.at("Annotation").get<std::string>();
-  p.metric = j.at("Metric").get<std::string>();
-  p.config = j.at("config").get<std::size_t>();
-  p.avg = number_from(j.at("AvgValue"));
-  p.stddev = number_from(j.at("StdDev"));
-  p.min = number_from(j.at("MinValue"));
-  p.max = number_from(j.at("MaxValue"));
-  p.num_runs = j.at("NumRuns").get<std::size_t>();
-  p.kernel = j.value("Kernel", std::string());
-  p.unit = j.optional<std::string>("Unit");
-  p.clock_mhz_min = j.value("ClockMHz_Min", kNaN);
-  p.temp_c_max = j.value("TempC_Max", kNaN);
-  p.power_w_avg = j.value("PowerW_Avg", kNaN);
-  p.throttled = j.value("Throttled", kNaN);
-  // Absent in files written before kscope reported quantiles.
-  p.median = j.value("Median", kNaN);
-  p.q1 = j.value("Q1", kNaN);
-  p.q3 = j.value("Q3", kNaN);
-  p.ci95_lower = number_from(j.at("CI95_Lower"));
-  p.ci95_upper = number_from(j.at("CI95_Upper"));
-  p.rel_stddev_pct = number_from(j.at("RelativeStdDevPct"));
-  const JsonField stable = j.at("StableMeasurement");
-  if (!stable.is_null()) p.stable = stable.get<bool>();
-  const JsonField normalized = j.at("Normalized");
-  if (normalized.json().is_string()) {
-    p.normalized = normalized.get<std::string>();
-  } else if (!normalized.json().is_boolean()) {
-    normalized.fail("the annotation normalized against, or false");
+  const auto& columns = processed_columns();
+  for (const auto& c : columns) {
+    if (!after_info(c)) column_from_json(c, j, &p);
   }
-  if (p.normalized) p.normalization_value = j.value("NormalizationValue", kNaN);
-  p.geomean = number_from(j.at("Geomean"));
   p.info = info_from_json(j, info_names);
-  p.error = j.optional<std::string>("Error");
-  p.stop_reason = j.value("StopReason", std::string());
+  for (const auto& c : columns) {
+    if (after_info(c)) column_from_json(c, j, &p);
+  }
   return p;
+}
+
+bool names_a_checking_tool(const Results::Data& d) {
+  return (d.metadata.tool.empty() ? d.options.tool : d.metadata.tool) == "sanitizer";
 }
 
 Json to_json(const RunLog& r) { return text_to_json(r); }

@@ -56,8 +56,7 @@ void write_markdown(const WriteInput& in, std::ostream& out) {
   out << "\n<details><summary>Options</summary>\n\n";
   pairs(options_cells(r, in.full_paths), out);
   out << "\n</details>\n\n";
-  const bool sanitizer = (r.metadata().tool.empty() ? r.options().tool : r.metadata().tool) == "sanitizer";
-  if (sanitizer) {
+  if (r.checked()) {
     out << "### Findings\n\n";
     if (r.findings().empty()) {
       out << "compute-sanitizer found nothing.\n";

@@ -1,8 +1,12 @@
 #include "report/processed_cells.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 #include "core/number_format.hpp"
+#include "core/processed_columns.hpp"
 #include "report/json_codec.hpp"
 
 namespace kscope::report {
@@ -10,44 +14,103 @@ namespace {
 
 std::string num(double x) { return std::isnan(x) ? "-" : format_significant(x, 6); }
 
+enum class Format { kText, kNumber, kCount, kPercentOfRuns, kRsd, kYesNo };
+
+// A column of the console table: its short label, the processed column it shows
+// (processed_columns()) and how. The console table is a summary: these columns, in this order.
+struct Shown {
+  const char* label;
+  const char* column;
+  Format format;
+  bool right = false;  // aligned right (the numbers, and Stable between them)
+  ColumnShown when = ColumnShown::kAlways;  // shown only then (and when the column is)
+};
+
+const std::vector<Shown>& console_columns() {
+  static const std::vector<Shown> shown = {
+      {"Annotation", "Annotation", Format::kText},
+      {"", "<parameters>", Format::kText},
+      {"Metric", "Metric", Format::kText},
+      {"Unit", "Unit", Format::kText},
+      {"Avg", "AvgValue", Format::kNumber, true},
+      {"Median", "Median", Format::kNumber, true},
+      {"StdDev", "StdDev", Format::kNumber, true},
+      {"Min", "MinValue", Format::kNumber, true},
+      {"Max", "MaxValue", Format::kNumber, true},
+      {"Runs", "NumRuns", Format::kCount, true},
+      {"RSD%", "RelativeStdDevPct", Format::kRsd, true},
+      {"Stable", "StableMeasurement", Format::kYesNo, true},
+      {"RelativeTo", "Normalized", Format::kText, false, ColumnShown::kNormalized},
+      // Only when the GPU slowed down for power or heat: the share of runs it did so.
+      {"Throttled", "Throttled", Format::kPercentOfRuns},
+  };
+  return shown;
+}
+
+std::string cell(const ProcessedColumn& c, Format format, const ProcessedRow& p) {
+  return std::visit(
+      [&](const auto& field) -> std::string {
+        using F = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
+          return p.*field;
+        } else if constexpr (std::is_same_v<F, std::optional<std::string> ProcessedRow::*>) {
+          return (p.*field).value_or("");
+        } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
+          return std::to_string(p.*field);
+        } else if constexpr (std::is_same_v<F, std::optional<bool> ProcessedRow::*>) {
+          return p.*field ? (*(p.*field) ? "yes" : "no") : "-";
+        } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
+          const double x = p.*field;
+          if (format == Format::kRsd) return std::isnan(x) ? "-" : format_significant(x, 3);
+          if (format == Format::kPercentOfRuns) {
+            return std::isnan(x) ? "-" : std::to_string(std::lround(100 * x)) + "%";
+          }
+          return num(x);
+        } else {
+          throw std::logic_error(std::string("the console table cannot show column ") + c.name);
+        }
+      },
+      c.field);
+}
+
+// Whether the console table has `column`: when the processed table has it and `s.when` holds;
+// Throttled only when some run was slowed down.
+bool has(const Shown& s, const ProcessedColumn& column, const Results& results) {
+  if (!is_shown(column, results) || !is_shown(s.when, results)) return false;
+  if (s.format != Format::kPercentOfRuns) return true;
+  for (const auto& p : results.processed()) {
+    if (p.*std::get<double ProcessedRow::*>(column.field) > 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Cells processed_cells(const Results& results) {
   Cells t;
-  bool normalized = false;
-  for (const auto& p : results.processed()) normalized = normalized || p.normalized.has_value();
-  t.header = {"Annotation"};
-  for (const auto& p : results.parameters()) t.header.push_back(p);
-  for (const char* c : {"Metric", "Unit", "Avg", "Median", "StdDev", "Min", "Max", "Runs", "RSD%", "Stable"}) {
-    t.header.emplace_back(c);
-  }
-  t.first_number = 1 + results.parameters().size() + 2;
-  t.numbers = 8;
-  if (normalized) t.header.emplace_back("RelativeTo");
-  // Only when the GPU slowed down for power or heat: the share of runs it did so.
-  bool throttled = false;
-  for (const auto& p : results.processed()) throttled = throttled || p.throttled > 0;
-  if (throttled) t.header.emplace_back("Throttled");
-  for (const auto& p : results.processed()) {
-    std::vector<std::string> row = {p.annotation};
-    const auto& c = results.configs().at(p.config);
-    for (std::size_t i = 0; i < results.parameters().size(); ++i) {
-      row.push_back(i < c.size() ? c[i].to_string() : "");
+  std::vector<std::pair<const Shown*, const ProcessedColumn*>> columns;
+  for (const auto& s : console_columns()) {
+    const ProcessedColumn& c = processed_column(s.column);
+    if (!has(s, c, results)) continue;
+    columns.emplace_back(&s, &c);
+    if (std::holds_alternative<ParameterColumns>(c.field)) {
+      t.header.insert(t.header.end(), results.parameters().begin(), results.parameters().end());
+      continue;
     }
-    row.push_back(p.metric);
-    row.push_back(p.unit.value_or(""));
-    row.push_back(num(p.avg));
-    row.push_back(num(p.median));
-    row.push_back(num(p.stddev));
-    row.push_back(num(p.min));
-    row.push_back(num(p.max));
-    row.push_back(std::to_string(p.num_runs));
-    row.push_back(std::isnan(p.rel_stddev_pct) ? "-" : format_significant(p.rel_stddev_pct, 3));
-    row.push_back(p.stable ? (*p.stable ? "yes" : "no") : "-");
-    if (normalized) row.push_back(p.normalized.value_or(""));
-    if (throttled) {
-      row.push_back(std::isnan(p.throttled) ? "-"
-                                            : std::to_string(std::lround(100 * p.throttled)) + "%");
+    if (s.right && t.numbers++ == 0) t.first_number = t.header.size();
+    t.header.emplace_back(s.label);
+  }
+  for (const auto& p : results.processed()) {
+    std::vector<std::string> row;
+    for (const auto& [s, c] : columns) {
+      if (std::holds_alternative<ParameterColumns>(c->field)) {
+        const auto& config = results.configs().at(p.config);
+        for (std::size_t i = 0; i < results.parameters().size(); ++i) {
+          row.push_back(i < config.size() ? config[i].to_string() : "");
+        }
+      } else {
+        row.push_back(cell(*c, s->format, p));
+      }
     }
     t.rows.push_back(std::move(row));
   }

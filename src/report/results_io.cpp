@@ -76,7 +76,7 @@ std::vector<std::string> Results::write_csv(const std::string& prefix) const {
     auto out = open_for_writing(processed_path);
     write("csv", out);
   }
-  if (d_.metadata.tool != "sanitizer" && d_.findings.empty()) return {raw_path, processed_path};
+  if (!d_.checked && d_.findings.empty()) return {raw_path, processed_path};
   const std::string findings_path = prefix + "findings-" + tag + ".csv";
   {
     auto out = open_for_writing(findings_path);
@@ -162,6 +162,7 @@ Results Results::load(const std::string& path) {
       }
     }
     if (const auto t = root.find("timeline")) d.timeline = report::timeline_from_json(*t);
+    d.checked = report::names_a_checking_tool(d);
   } catch (const FileFormatError& e) {
     throw FileFormatError("'" + path + "' does not follow the kscope result schema " +
                           "(docs/output-schema.md): " + e.what());

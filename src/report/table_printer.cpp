@@ -26,7 +26,7 @@ void print_table(const Results& results, std::ostream& out, bool colour) {
     out << " | " << paint("INCOMPLETE (journal of an unfinished session)", Tint::kYellow);
   }
   out << "\n";
-  if ((m.tool.empty() ? results.options().tool : m.tool) == "sanitizer") {
+  if (results.checked()) {
     print_findings(results, out);  // a check, not a measurement: its findings are the result
     return;
   }

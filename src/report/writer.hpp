@@ -3,7 +3,7 @@
 // `const Writer` (its name, file extension, one-line description and write function) plus one
 // line in writer_registry.cpp; nothing else changes: Results::write, `kscope show --format`,
 // Python's ProfileResults.write and output_formats() find it through the registry
-// (docs/architecture.md, "Output formats").
+// (docs/outputs.md, "Adding a format").
 
 #include <ostream>
 #include <string>

@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     kscope::Results::Data d;
     d.metadata.tool = "sanitizer";
+    d.checked = true;
     d.findings = kscope::sanitizer::parse_sanitizer_report(text, "memcheck", "fuzz.xml");
     const kscope::Results r(std::move(d));
     std::ostringstream sink;

@@ -620,7 +620,7 @@ class ProfileResults:
         the runs, in nsight-python's column order (see docs/python.md). For tool "sanitizer"
         (and :func:`kscope.sanitize`): one row per finding, an empty frame with the same columns
         when nothing was found (docs/tools/sanitizer.md)."""
-        if str(self._results.metadata.tool) == "sanitizer":
+        if self._results.checked:
             return findings_frame(self.findings, self.parameters, self._configs)
         return processed_frame(self._results, self._configs)
 

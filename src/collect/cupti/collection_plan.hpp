@@ -4,7 +4,7 @@
 // Session must execute each measured run. A pure decision over the options, the pass count and
 // the KSCOPE_CUPTI_BATCH override.
 //
-// Measured on the H200 (CUDA 13.0, range_profiler_diagnostic): with user replay, Start and Stop
+// Measured on the H200 (CUDA 13.0, bench/probes/range_profiler_probe.cpp): with user replay, Start and Stop
 // cost about 6.5 ms each (the first Start after Enable about 170 ms), while SetConfig, image
 // initialisation of a small image, DecodeData and evaluation cost microseconds; several
 // Start..Stop sessions append their ranges to one image. So the number of Start..Stop pairs is

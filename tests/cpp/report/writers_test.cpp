@@ -362,6 +362,7 @@ TEST(HtmlTest, NamesAreEscapedAndFindingsShown) {
   Results::Data d = testing::sample_results(false).data();
   d.name = "<b>&x";
   d.metadata.tool = "sanitizer";
+  d.checked = true;
   Finding f;
   f.check = "memcheck";
   f.kind = "Invalid __global__ write of size 4 bytes";

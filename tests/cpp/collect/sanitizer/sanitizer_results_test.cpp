@@ -20,6 +20,7 @@ Results sanitizer_results(std::vector<Finding> findings) {
   d.parameters = {"n"};
   d.configs = configs({1024, 3000}, "n");
   d.metadata.tool = "sanitizer";
+  d.checked = true;  // as the sanitizer's session makes it
   d.metadata.gpu = "NVIDIA H200";
   d.findings = std::move(findings);
   return Results(std::move(d));
@@ -40,6 +41,22 @@ TEST(SanitizerResultsTest, OkMeansNothingFound) {
   EXPECT_TRUE(sanitizer_results({}).ok());
   EXPECT_FALSE(sanitizer_results(attributed_fixture()).ok());
   EXPECT_TRUE(Results().ok());
+}
+
+// The files name the tool, not whether it checks: a clean check stays a check when loaded, so
+// its writers still show "found nothing" rather than an empty processed table.
+TEST(SanitizerResultsTest, ACleanCheckIsACheckWhenLoaded) {
+  const std::string dir = testing::scratch_dir("sanitizer_results_checked");
+  sanitizer_results({}).write_json(dir + "clean.json");
+  const auto back = Results::load(dir + "clean.json");
+  EXPECT_TRUE(back.checked());
+  std::ostringstream table;
+  back.print(table);
+  EXPECT_NE(table.str().find("compute-sanitizer found nothing"), std::string::npos) << table.str();
+  Results::Data measured;
+  measured.options.tool = "cupti";
+  Results(measured).write_json(dir + "measured.json");
+  EXPECT_FALSE(Results::load(dir + "measured.json").checked());
 }
 
 TEST(SanitizerResultsTest, JsonRoundTrip) {

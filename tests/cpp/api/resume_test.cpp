@@ -1,0 +1,96 @@
+// Options::resume (api/resume.cpp): the journal of an interrupted sweep is split into the configs
+// it holds complete (carried over) and those left, and the resumed result equals one
+// uninterrupted sweep; a missing journal or one of another sweep is refused.
+#include "api/resume.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "core/logger.hpp"
+#include "sweep_fixture.hpp"
+
+namespace kscope {
+namespace {
+using testing::run_sweep;
+using testing::sweep_configs;
+using testing::sweep_options;
+
+// Runs the sweep into `dir` with config 3 throwing (the exception ends the sweep) and returns
+// its journal.
+std::string interrupted_journal(const std::string& dir) {
+  const Options o = sweep_options(dir);
+  EXPECT_THROW((void)run_sweep(o, 3), std::runtime_error);
+  const std::string journal = testing::journal_in(o.output_prefix);
+  EXPECT_FALSE(journal.empty()) << "no journal in " << o.output_prefix;
+  return journal;
+}
+
+std::string resume_error(const Options& o) {
+  try {
+    (void)plan_resume("sweep", sweep_configs(), o, Logger(o));
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ResumeTest, TheCompleteConfigsAreCarriedAndTheRestMeasured) {
+  Options o = sweep_options("resume_plan");
+  o.resume = interrupted_journal("resume_plan_first");
+  const ResumePlan plan = plan_resume("sweep", sweep_configs(), o, Logger(o));
+  std::vector<std::size_t> left;
+  for (const auto& c : plan.to_measure) left.push_back(c.index());
+  EXPECT_EQ(left, (std::vector<std::size_t>{3, 4, 5}));
+  std::set<std::size_t> carried;
+  for (const auto& r : plan.carried.runs) carried.insert(r.run.config);
+  EXPECT_EQ(carried, (std::set<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(plan.carried.runs.size(), 3u * 3u);     // 3 configs x 3 measured runs
+  EXPECT_EQ(plan.carried.records.size(), 3u * 3u);  // one kernel each
+}
+
+TEST(ResumeTest, TheResumedResultEqualsAnUninterruptedSweep) {
+  const Results whole = run_sweep(sweep_options("resume_whole"));
+  Options o = sweep_options("resume_resumed");
+  o.resume = interrupted_journal("resume_first");
+  const Results resumed = run_sweep(o);
+  testing::expect_same_tables(resumed, whole);
+}
+
+TEST(ResumeTest, MergeResumedPutsTheCarriedPartInFront) {
+  Options o = sweep_options("resume_merge");
+  o.resume = interrupted_journal("resume_merge_first");
+  ResumePlan plan = plan_resume("sweep", sweep_configs(), o, Logger(o));
+  Session::Output measured;
+  RunLog later;
+  later.run.config = 4;
+  measured.runs.push_back(later);
+  const Session::Output out = merge_resumed(std::move(plan), std::move(measured));
+  ASSERT_EQ(out.runs.size(), 3u * 3u + 1u);
+  EXPECT_EQ(out.runs.front().run.config, 0u);
+  EXPECT_EQ(out.runs.back().run.config, 4u);
+}
+
+TEST(ResumeTest, AMissingJournalIsRefused) {
+  Options o = sweep_options("resume_missing");
+  o.resume = o.output_prefix + "nothing.jsonl";
+  EXPECT_EQ(resume_error(o),
+            "Invalid resume '" + o.resume +
+                "': no such file. Give the journal an earlier run of this sweep wrote (its path "
+                "is printed as \"Journal: ...\" when a session starts).");
+}
+
+TEST(ResumeTest, AJournalOfAnotherSweepIsRefused) {
+  Options o = sweep_options("resume_other");
+  o.resume = interrupted_journal("resume_other_first");
+  o.runs = 5;
+  EXPECT_EQ(resume_error(o),
+            "Invalid resume '" + o.resume +
+                "': the journal was written with runs=3, this session has runs=5. Resume with "
+                "the session, configs and options that wrote the journal, or leave resume "
+                "empty to measure the sweep anew.");
+}
+
+}  // namespace
+}  // namespace kscope

@@ -67,6 +67,16 @@ void diagnose_ncu_run(const NcuRunFacts& f) {
         failure_context(f.log, process));
   }
   subprocess::check_child_outcome(f.outcome, f.marker, "ncu");
+  // ncu writes NVTX range names into its quoted CSV cells without escaping them: a name with
+  // '"' makes the cell unreadable, so say so rather than fail to parse it.
+  for (const auto& e : f.outcome.report->trace) {
+    if (e.annotation.find('"') != std::string::npos) {
+      throw NotSupportedError("annotation '" + e.annotation +
+                              "' contains '\"', which ncu's report cannot carry (its NVTX column "
+                              "does not escape quotes). Rename the annotation, or use tool "
+                              "'cupti'.");
+    }
+  }
   if (!f.report_exists) {
     if (f.log.no_kernels_profiled) {
       throw ExtractionError(

@@ -38,6 +38,14 @@ bool has(const std::string& text, const std::string& part) {
 
 TEST(NcuDiagnosisTest, SuccessfulRunPasses) { EXPECT_NO_THROW(diagnose_ncu_run(good_run())); }
 
+TEST(NcuDiagnosisTest, AnAnnotationWithAQuoteIsNamed) {
+  NcuRunFacts f = good_run();
+  f.outcome.report->trace.push_back({"va\"x", RunId{0, 0, false}});
+  EXPECT_EQ(error_of<NotSupportedError>(f),
+            "annotation 'va\"x' contains '\"', which ncu's report cannot carry (its NVTX column "
+            "does not escape quotes). Rename the annotation, or use tool 'cupti'.");
+}
+
 TEST(NcuDiagnosisTest, CounterPermissionExplainsTheDriverSetting) {
   auto f = good_run();
   f.log = parse_ncu_log("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission\n");

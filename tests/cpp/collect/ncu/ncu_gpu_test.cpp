@@ -287,38 +287,5 @@ TEST_F(NcuGpuTest, ImportReproducesTheValuesNcuPrints) {
             << "\npayload decoded: " << (last.start_end.at(0).payload ? "yes" : "no") << "\n";
 }
 
-// A range name with '"' (issue 38): ncu's CSV of a real report is read back, by the sweep and by
-// import_ncu. The report's lines with it are printed first: how ncu writes the quote, whatever
-// the outcome.
-TEST_F(NcuGpuTest, AnAnnotationWithQuotesIsSweptAndImported) {
-  Buffers buf(kLargest);
-  const Options o = ncu_options("quotes", 1);
-  const std::string name = "say \"hi\"";
-  std::optional<Results> swept;
-  std::string error;
-  try {
-    swept = profile("ncu_quotes", sizes(), [&](const Config& c) {
-      Annotation a(name);
-      buf.vadd(c.get<std::size_t>("n"));
-    }, o);
-  } catch (const Error& e) {
-    error = e.what();
-  }
-  const std::string report = o.output_prefix + "ncu-output-ncu_quotes-0.ncu-rep";
-  ASSERT_TRUE(std::filesystem::exists(report)) << report << ": " << error;
-  std::istringstream csv(ncu::ncu_raw_csv(report, ncu_));
-  for (std::string line; std::getline(csv, line);) {
-    const auto at = line.find("say ");
-    if (at != std::string::npos) std::cout << "ncu's CSV: ..." << line.substr(at > 40 ? at - 40 : 0, 160) << "...\n";
-  }
-  ASSERT_TRUE(error.empty()) << error;
-  for (std::size_t c = 0; c < 2; ++c) EXPECT_GT(avg_of(*swept, name, c), 0.0) << c;
-  NcuImportOptions io;
-  io.metrics = {kTimeMetric};
-  const auto imported = import_ncu(report, io);
-  ASSERT_EQ(imported.raw().size(), 4u);  // 2 configs x (1 warm-up + 1 run)
-  for (const auto& r : imported.raw()) EXPECT_EQ(r.annotation, name);
-}
-
 }  // namespace
 }  // namespace kscope

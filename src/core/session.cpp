@@ -99,7 +99,10 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
       } catch (const SweepInterrupted&) {
         throw;
       } catch (...) {
-        if (!skip_failures_) throw;
+        if (!skip_failures_) {
+          env_.discard_pending_error();
+          throw;
+        }
       }
       ConfigFailure failure = failure_of(error, run);
       end_failed_run(run, pass, config, failure);

@@ -90,7 +90,8 @@ Cells processed_cells(const Results& results) {
   Cells t;
   std::vector<std::pair<const Shown*, const ProcessedColumn*>> columns;
   for (const auto& s : console_columns()) {
-    const ProcessedColumn& c = processed_column(s.column);
+    const std::string name = s.column;  // no temporary: g++ 13's -Wdangling-reference
+    const ProcessedColumn& c = processed_column(name);
     if (!has(s, c, results)) continue;
     columns.emplace_back(&s, &c);
     if (std::holds_alternative<ParameterColumns>(c.field)) {

@@ -24,11 +24,6 @@ class RunEnvironment {
   /// clears an error the failed run left that later work can survive; throws (kscope::Error)
   /// when the device stays unusable (a sticky CUDA error), which ends the sweep.
   virtual void recover() { synchronize(); }
-  /// After the benchmark threw with Options::on_config_error "raise", before its exception
-  /// propagates: clears an error the failed run left pending for the next CUDA call (a failed
-  /// cudaMalloc's out of memory), so that the next profile() does not report it as its own.
-  /// Never throws: the benchmark's exception is the one the caller gets.
-  virtual void discard_pending_error() noexcept {}
   /// After the run has been synchronised: telemetry reading.
   virtual void after_run(const RunId& run) { (void)run; }
 };

@@ -99,10 +99,7 @@ RunLog Session::execute(const RunId& run, const Config& config, const Benchmark&
       } catch (const SweepInterrupted&) {
         throw;
       } catch (...) {
-        if (!skip_failures_) {
-          env_.discard_pending_error();
-          throw;
-        }
+        if (!skip_failures_) throw;
       }
       ConfigFailure failure = failure_of(error, run);
       end_failed_run(run, pass, config, failure);

@@ -30,7 +30,4 @@ void GpuRunEnvironment::recover() {
   KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// A sticky error stays whatever this does; it is the next call's to report.
-void GpuRunEnvironment::discard_pending_error() noexcept { (void)cudaGetLastError(); }
-
 }  // namespace kscope::cuda

@@ -26,7 +26,6 @@ class GpuRunEnvironment : public RunEnvironment {
   void before_region(const std::string& annotation) override;
   void synchronize() override;
   void recover() override;
-  void discard_pending_error() noexcept override;
 
  private:
   std::unique_ptr<CacheFlusher> owned_;

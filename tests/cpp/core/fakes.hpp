@@ -85,9 +85,8 @@ class FakeEnvironment : public RunEnvironment {
     ++recoveries;
     if (!sticky_error.empty()) throw Error(sticky_error);
   }
-  void discard_pending_error() noexcept override { ++discards; }
   void after_run(const RunId&) override { ++after; }
-  int before = 0, syncs = 0, after = 0, recoveries = 0, discards = 0;
+  int before = 0, syncs = 0, after = 0, recoveries = 0;
   std::string sticky_error;  // recover() throws it when set (an unusable device)
   std::vector<std::string> regions;  // annotation names, one per region entry
   std::function<void()> on_region;   // what the flush does (e.g. launch a kernel)

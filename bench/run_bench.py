@@ -776,6 +776,7 @@ def scale_out(b: Bench) -> None:
     lock, `kscope merge` joins their journals, and the merge is checked against the single
     process's sweep (configs, runs, rows; means within CI95). Figures: the wall times of the
     three, how many ranks waited for the lock, the rows outside CI95."""
+    sys.path.insert(0, str(ROOT / "python"))  # the checkout's package, as bench/scale_out.py's
     import kscope
 
     section = "10 scale-out on one GPU"

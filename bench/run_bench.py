@@ -782,9 +782,10 @@ def scale_out(b: Bench) -> None:
     section = "10 scale-out on one GPU"
     env = {k: v for k, v in os.environ.items()
            if k not in LAUNCHER_VARIABLES and not k.startswith(LAUNCHER_PREFIXES)}  # fmt: skip
-    # Open MPI refuses root unless told and more ranks than cores unless oversubscribed.
+    # Open MPI refuses root unless told and more ranks than cores unless oversubscribed, and
+    # stops when it finds no ssh/rsh (the GPU machine has none), though one host never uses it.
     env.update(PYTHONUNBUFFERED="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1")  # fmt: skip
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_plm_rsh_agent="false")  # fmt: skip
     program = str(ROOT / "bench" / "scale_out.py")
     launchers: dict[str, list[str]] = {
         "one process": [sys.executable, program],

@@ -4,9 +4,17 @@
 
 Configs: 13 kernel durations d from 1 us to 10 ms. Every run enters three regions: "sleep"
 (torch.cuda._sleep of d at a nominal 1.98 GHz: the cycles are the same in every process),
-"changed" (the same with --factor times the cycles: the A/B change) and "add" (torch a + b of
+"changed" (the same spin made --factor times as long: the A/B change) and "add" (torch a + b of
 min(d x 2^18, 2^28) floats): 39 rows. Writes the result to --out and prints one JSON line,
-{"out": path, "rows": 39, "wall_s": s}, or {"skipped": why} without a GPU or torch.
+{"out": path, "rows": 39, "wall_s": s, "changed": {d: calibration}}, or {"skipped": why} without
+a GPU or torch.
+
+A spin's duration is not proportional to its cycles: it has a fixed part of about 1 us, and its
+steps are not even at a few us (on the H200 +2 % cycles lengthened the 1 us spin by 1.0-1.3 %,
+and one straight line fitted through 1 us and 1 ms missed by as much at 1 and 5 us). So with a
+--factor other than 1 the process searches, for every d under 200 us, the cycles whose spin
+lasts --factor times the spin of d (kscope.time medians, secant steps, to 0.1 %); from 200 us the
+fixed part is under 0.5 % of d and --factor times the cycles is used.
 bench/run_bench.py (part compare_gate) runs it in fresh processes and compares them with
 `kscope compare`.
 """
@@ -30,6 +38,40 @@ from gpu_script import skip_reason  # noqa: E402
 DURATIONS_US = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 CYCLES_PER_US = 1980  # the H200's boost clock; only the same count in every process matters
 MAX_FLOATS = 1 << 28
+#: From this duration on, --factor times the cycles is --factor times the duration within 0.01 %.
+CALIBRATE_BELOW_US = 200
+CALIBRATION_TOLERANCE = 0.001
+CALIBRATION_STEPS = 6
+
+
+def spin_ns(cycles: int) -> float:
+    """The median duration of a spin of `cycles`, ns (kscope.time, caches not flushed)."""
+    import torch
+
+    return float(kscope.time(lambda: torch.cuda._sleep(cycles), cache_control="none",
+                             target_rel_ci=0.001, time_budget=2.0).median)  # fmt: skip
+
+
+def changed_cycles(d_us: int, factor: float) -> tuple[int, dict[str, float]]:
+    """The cycles of the "changed" spin of duration d_us: factor times as long as the "sleep"
+    spin of d_us, found by secant steps on measured medians below CALIBRATE_BELOW_US; with the
+    calibration's figures (the spins' medians and the change reached)."""
+    base = d_us * CYCLES_PER_US
+    guess = round(base * factor)
+    if factor == 1.0 or d_us >= CALIBRATE_BELOW_US:
+        return guess, {"cycles": guess}
+    t_base = spin_ns(base)
+    target = factor * t_base
+    lo_c, lo_t = base, t_base
+    c, t = guess, spin_ns(guess)
+    for _ in range(CALIBRATION_STEPS):
+        if abs(t / target - 1.0) <= CALIBRATION_TOLERANCE:
+            break
+        slope = (t - lo_t) / (c - lo_c) if c != lo_c and t != lo_t else 1.0 / CYCLES_PER_US * 1e3
+        lo_c, lo_t = c, t
+        c = max(base + 1, round(c + (target - t) / slope))
+        t = spin_ns(c)
+    return c, {"cycles": c, "sleep_ns": t_base, "changed_ns": t, "change_pct": (t / t_base - 1) * 100}
 
 
 def main() -> int:
@@ -44,6 +86,7 @@ def main() -> int:
         return 0
     import torch
 
+    calibration = {d: changed_cycles(d, args.factor) for d in DURATIONS_US}
     a = torch.ones(MAX_FLOATS, device="cuda")
     b = torch.ones(MAX_FLOATS, device="cuda")
 
@@ -54,7 +97,7 @@ def main() -> int:
         with kscope.annotate("sleep"):
             torch.cuda._sleep(cycles)
         with kscope.annotate("changed"):
-            torch.cuda._sleep(round(cycles * args.factor))
+            torch.cuda._sleep(calibration[d_us][0])
         n = min(d_us << 18, MAX_FLOATS)
         with kscope.annotate("add"):
             a[:n] + b[:n]
@@ -63,7 +106,8 @@ def main() -> int:
     results = gate()
     wall = time.perf_counter() - t0
     results.to_json(args.out)
-    print(json.dumps({"out": args.out, "rows": len(results.to_dataframe()), "wall_s": wall}))
+    print(json.dumps({"out": args.out, "rows": len(results.to_dataframe()), "wall_s": wall,
+                      "changed": {d: figures for d, (_, figures) in calibration.items()}}))
     return 0
 
 

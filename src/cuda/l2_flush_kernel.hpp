@@ -9,7 +9,8 @@ namespace kscope::cuda {
 
 /// Discards the L2 lines of `buffer` (128-byte aligned, `bytes` a multiple of 128) without
 /// writing them back, on `stream`, with `blocks` blocks of 256 threads. A no-op on GPUs older
-/// than compute capability 8.0. Returns the launch status.
+/// than compute capability 8.0. Returns this launch's status, never an error the caller left
+/// pending (cudaGetLastError's).
 cudaError_t launch_l2_discard(void* buffer, std::size_t bytes, int blocks, cudaStream_t stream);
 
 }  // namespace kscope::cuda

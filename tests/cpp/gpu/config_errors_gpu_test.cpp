@@ -72,6 +72,25 @@ TEST(ConfigErrorsGpuTest, OutOfMemoryWithSkipFailsItsConfigAndTheSweepGoesOn) {
   EXPECT_EQ(r.processed()[2].num_runs, 3u);
 }
 
+// What the benchmark left pending (a failed cudaMalloc nobody asked cudaGetLastError about) is
+// the benchmark's: the cache flush before every region must neither report it as its own nor
+// clear it.
+TEST(ConfigErrorsGpuTest, AnErrorTheBenchmarkLeftPendingIsNotTheCacheFlushs) {
+  Options o = skipping("pending_error");
+  o.on_config_error = "raise";
+  o.cache_control = "all";
+  const auto r = profile("pending_error", configs({1, 2}, "k"), [](const Config&) {
+    const int error = fail_a_malloc_and_leave_the_error_pending();
+    ASSERT_NE(error, 0);
+    Annotation a("spin");  // flushes the L2
+    ASSERT_EQ(take_last_error(), error) << "the flush cleared the benchmark's pending error";
+    launch_spin(20000);
+  }, o);
+  ASSERT_EQ(r.processed().size(), 2u);
+  EXPECT_NEAR(r.processed()[1].avg, 20000, 4000);
+  EXPECT_EQ(r.processed()[1].num_runs, 3u);
+}
+
 TEST(ConfigErrorsGpuTest, OutOfMemoryWithRaisePropagatesUnchanged) {
   Options o = skipping("oom_raise");
   o.on_config_error = "raise";

@@ -89,6 +89,11 @@ int launch_with_too_many_threads() {
   empty_kernel<<<1, 4096>>>();  // more threads per block than any GPU has: not launched
   return static_cast<int>(cudaGetLastError());
 }
+int fail_a_malloc_and_leave_the_error_pending() {
+  void* p = nullptr;
+  return static_cast<int>(cudaMalloc(&p, std::size_t{1} << 42));
+}
+int take_last_error() { return static_cast<int>(cudaGetLastError()); }
 void launch_illegal_write() {
   // An address no allocation can have: the kernel faults and the context is lost.
   illegal_write_kernel<<<1, 32>>>(reinterpret_cast<float*>(0x10));

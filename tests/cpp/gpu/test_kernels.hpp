@@ -34,6 +34,11 @@ void launch_fill(float* x, float value, std::size_t n);
 /// CUDA events over `bytes`-sized buffers (median of several copies).
 double measure_copy_rate(std::size_t bytes);
 
+/// A cudaMalloc of 4 TiB that fails and leaves its out of memory pending (for the next
+/// cudaGetLastError); returns the cudaError_t it returned.
+int fail_a_malloc_and_leave_the_error_pending();
+/// cudaGetLastError(): the pending error, which it clears.
+int take_last_error();
 /// cudaMalloc that throws on failure.
 float* device_floats(std::size_t n);
 void free_device(void* p);

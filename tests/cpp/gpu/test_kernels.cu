@@ -137,7 +137,12 @@ double measure_copy_rate(std::size_t bytes) {
 
 float* device_floats(std::size_t n) {
   void* p = nullptr;
-  check(cudaMalloc(&p, n * sizeof(float)), "cudaMalloc");
+  if (const cudaError_t e = cudaMalloc(&p, n * sizeof(float)); e != cudaSuccess) {
+    // The exception reports the failure; like torch's allocator, clear what cudaMalloc left
+    // pending, or this thread's next cudaGetLastError (a later launch's check) returns it again.
+    (void)cudaGetLastError();
+    check(e, "cudaMalloc");
+  }
   check(cudaMemset(p, 0, n * sizeof(float)), "cudaMemset");
   return static_cast<float*>(p);
 }

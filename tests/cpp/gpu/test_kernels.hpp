@@ -39,7 +39,7 @@ double measure_copy_rate(std::size_t bytes);
 int fail_a_malloc_and_leave_the_error_pending();
 /// cudaGetLastError(): the pending error, which it clears.
 int take_last_error();
-/// cudaMalloc that throws on failure.
+/// cudaMalloc that throws on failure (clearing the error, as torch's allocator does).
 float* device_floats(std::size_t n);
 void free_device(void* p);
 void synchronize();

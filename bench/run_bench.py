@@ -615,8 +615,8 @@ def cli_startup(b: Bench) -> None:
         b.add(section, "the engine's executable alone", "ms", d["engine executable"])
 
 
-#: The compare gate's processes: three A/A sweeps, then the sweep with the "changed" region
-#: 2 % and 5 % longer (bench/compare_gate.py).
+#: The compare gate's processes: three A/A sweeps, then the sweeps with the "changed" region
+#: 2 % and 5 % longer (bench/compare_gate.py; each writes a folder of two sessions).
 COMPARE_GATE_SWEEPS = (("A1", 1.0), ("A2", 1.0), ("A3", 1.0), ("B2", 1.02), ("B5", 1.05))
 #: (BASE, NEW): every A/A pair, and every A against each B.
 COMPARE_GATE_PAIRS = (("A1", "A2"), ("A1", "A3"), ("A2", "A3"),
@@ -628,15 +628,16 @@ DEFAULT_NOISE = 0.01
 
 
 def compare_gate(b: Bench) -> None:
-    """Issue 36: five fresh processes run the same sweep (13 kernel durations from 1 us to 10 ms,
-    three regions: 39 rows; bench/compare_gate.py), the last two with one region 2 % and 5 %
-    longer; `kscope compare` of every A/A pair and of each A against each B, at the noise
-    thresholds 0, 0.5 % and 1 %. Targets at the default noise: no FASTER/SLOWER row in an A/A
-    pair or among the untouched rows of an A/B pair, every changed row SLOWER."""
+    """Issue 36: five fresh processes run the same two sessions (13 kernel durations from 1 us to
+    10 ms; "gate" with two regions, then "gate_changed" with one: 39 rows; bench/compare_gate.py),
+    the last two with the changed region 2 % and 5 % longer; `kscope compare` of every A/A pair's
+    folders and of each A against each B, at the noise thresholds 0, 0.5 % and 1 %. Targets at the
+    default noise: no FASTER/SLOWER row in an A/A pair or among the untouched rows of an A/B
+    pair, every changed row SLOWER."""
     runs = "3" if b.smoke else "30"
     sweeps = {}
     for name, factor in COMPARE_GATE_SWEEPS:
-        path = b.out / f"compare_gate_{name}.json"
+        path = b.out / f"compare_gate_{name}"
         if not b.run(f"compare_gate {name}", [sys.executable, "bench/compare_gate.py", "--out",
                                               str(path), "--factor", str(factor), "--runs", runs],
                      timeout=300):  # fmt: skip
@@ -927,25 +928,35 @@ def synthetic_check(b: Bench) -> None:
     synthetic_compare_gate(b)
 
 
-def synthetic_sweep_journal(path: Path, process_shift: float, changed: float, seed: int,
-                            runs: int = 30) -> None:
-    """A journal of compare_gate.py's sweep with made-up times: every row `process_shift` (a
-    fraction) off its nominal value, as one process is from another, the "changed" region
-    `changed` times longer, each run with 0.2 % noise."""
+def synthetic_sweep(folder: Path, process_shift: float, changed: float, seed: int) -> None:
+    """compare_gate.py's two sessions with made-up times, as journals in `folder`: every row
+    `process_shift` (a fraction) off its nominal value, as one process is from another, the
+    "changed" region `changed` times longer, each run with 0.2 % noise."""
     import random
 
     rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    synthetic_session_journal(folder / "gate.jsonl", "gate", (("sleep", 1.0), ("add", 0.5)),
+                              process_shift, rng)  # fmt: skip
+    synthetic_session_journal(folder / "gate_changed.jsonl", "gate_changed",
+                              (("changed", changed),), process_shift, rng)  # fmt: skip
+
+
+def synthetic_session_journal(path: Path, name: str, regions: tuple[tuple[str, float], ...],
+                              process_shift: float, rng: Any, runs: int = 30) -> None:
+    """One session's journal for synthetic_sweep: each region's time its factor times the
+    config's duration, shifted and noisy."""
     durations = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
-    header = {"schema_version": "1.0", "kind": "kscope.journal", "name": "gate", "id": 0,
+    header = {"schema_version": "1.0", "kind": "kscope.journal", "name": name, "id": 0,
               "metadata": {"gpu": "synthetic", "tool": "cupti"}, "parameters": ["d_us"],
               "configs": [{"values": [d]} for d in durations]}  # fmt: skip
     lines: list[dict[str, Any]] = [header]
     for config, d in enumerate(durations):
         done, records = [], []
         for run in range(runs):
-            done.append({"config": config, "run": run, "entered": ["sleep", "changed", "add"],
+            done.append({"config": config, "run": run, "entered": [r for r, _ in regions],
                          "failed": []})  # fmt: skip
-            for annotation, factor in (("sleep", 1.0), ("changed", changed), ("add", 0.5)):
+            for annotation, factor in regions:
                 ns = d * 1000.0 * factor * (1 + process_shift) * (1 + rng.gauss(0, 0.002))
                 records.append({"annotation": annotation, "kernel": "k", "config": config,
                                 "run": run, "metrics": [["gpu__time_duration.sum", ns, "ns"]]})
@@ -963,8 +974,8 @@ def synthetic_compare_gate(b: Bench) -> None:
     shifts = {"A1": 0.0, "A2": 0.0025, "A3": -0.002, "B2": 0.001, "B5": -0.001}
     sweeps = {}
     for seed, (name, factor) in enumerate(COMPARE_GATE_SWEEPS):
-        sweeps[name] = folder / f"{name}.jsonl"
-        synthetic_sweep_journal(sweeps[name], shifts[name], factor, seed)
+        sweeps[name] = folder / name
+        synthetic_sweep(sweeps[name], shifts[name], factor, seed)
     probe = Bench(build=b.build, out=folder, smoke=True)
     comparisons = compare_gate_comparisons(probe, sweeps)
     assert comparisons, probe.skipped

@@ -1,26 +1,30 @@
-"""The compare gate's sweeps (issue 36), measured in this process: spin kernels of 1 us to 10 ms.
+"""The compare gate's sweep (issue 36), measured in this process: spin kernels of 1 us to 10 ms.
 
-    python3 bench/compare_gate.py --out DIR [--factor 1.02] [--runs 30]
+    python3 bench/compare_gate.py --calibrate cycles.json [--factors 1.02,1.05]
+    python3 bench/compare_gate.py --out DIR [--factor 1.02 --cycles cycles.json] [--runs 30]
 
-Configs: 13 kernel durations d from 1 us to 10 ms, in two sessions written to DIR, which
-`kscope compare DIR_A DIR_B` joins by name:
-- "gate": every run enters "sleep" (torch.cuda._sleep of d at a nominal 1.98 GHz: the cycles
-  are the same in every process) and "add" (torch a + b of min(d x 2^18, 2^28) floats): the
-  untouched rows. It runs first, so that nothing of the A/B change (nor of its calibration) can
-  reach it: in one sweep with the changed spin between them, a 5 % longer spin moved the next
-  runs' 2 and 5 us spins by +1.8-2.3 % and -1.2 % (H200, 2026-12-04), so they were not untouched.
-- "gate_changed": "changed", the spin of d made --factor times as long: the A/B change.
-Writes DIR/gate.json and DIR/gate_changed.json and prints one JSON line, {"out": DIR, "rows": 39,
-"wall_s": s, "changed": {d: calibration}}, or {"skipped": why} without a GPU or torch.
+Configs: 13 kernel durations d from 1 us to 10 ms. Every run enters three regions: "sleep"
+(torch.cuda._sleep of d at a nominal 1.98 GHz: the cycles are the same in every process),
+"changed" (the same spin, made --factor times as long: the A/B change) and "add" (torch a + b of
+min(d x 2^18, 2^28) floats): 39 rows, in the session "gate", written to DIR/gate.json, which
+`kscope compare DIR_A DIR_B` joins by name. Prints one JSON line, {"out": DIR, "rows": 39,
+"wall_s": s, "cycles": {d: cycles}}, or {"skipped": why} without a GPU or torch.
 
-A spin's duration is not proportional to its cycles: it has a fixed part of about 0.6 us and
-its steps are not even at a few us (on the H200 +2 % cycles lengthened the 1 us spin by
-1.0-1.3 %). So with a --factor other than 1 the process searches, for every d under 200 us, the
-cycles whose spin lasts --factor times the spin of d, measured as the sweep measures it
-(kscope.time with the L2 flushed before every call; medians, secant steps, to 0.1 %); from
-200 us the fixed part is under 0.5 % of d and --factor times the cycles is used.
-bench/run_bench.py (part compare_gate) runs it in fresh processes and compares them with
-`kscope compare`.
+The sweep is the process's only measurement. On the H200 the spins of 1-10 us read the same in
+the first sweep of every process (within 0.5 %, ten processes), but a later sweep in the same
+process moved them by up to 75 ns (-5 % at 1 us, +0.7 % at 10 us), whatever ran between the two
+(nothing, kscope.time calls, plain torch work): so the calibration, which measures, runs in a
+process of its own (2026-12-04).
+
+A spin's duration is not proportional to its cycles: it has a fixed part of about 0.6 us, and
+its timestamps step by 32 ns. So for every d under 200 us --calibrate measures, in one sweep
+laid out as the gate's (each run: "sleep" of d, "changed" of a candidate, "add"), candidates
+from d's cycles up to 12 % more in steps of 0.25 %, and picks for each factor the cycles where
+the changed spin's mean over the sleep spin's crosses the factor (interpolated between the two
+candidates around it). From 200 us the fixed part is under 0.5 % of d, and --factor times the
+cycles is used.
+bench/run_bench.py (part compare_gate) runs the calibration and then the sweeps in fresh
+processes, and compares them with `kscope compare`.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
@@ -44,91 +49,108 @@ CYCLES_PER_US = 1980  # the H200's boost clock; only the same count in every pro
 MAX_FLOATS = 1 << 28
 #: From this duration on, --factor times the cycles is --factor times the duration within 0.01 %.
 CALIBRATE_BELOW_US = 200
-CALIBRATION_TOLERANCE = 0.001
-CALIBRATION_STEPS = 6
+#: --calibrate's candidates: d's cycles times 1 + k x CALIBRATION_STEP, k = 0..CALIBRATION_STEPS.
+CALIBRATION_STEP = 0.0025
+CALIBRATION_STEPS = 48
 
 
-def spin_ns(cycles: int) -> float:
-    """The median duration of a spin of `cycles`, ns (kscope.time, the L2 flushed before every
-    call, as the sweep does)."""
-    import torch
-
-    return float(kscope.time(lambda: torch.cuda._sleep(cycles), target_rel_ci=0.001,
-                             time_budget=2.0).median)  # fmt: skip
-
-
-def changed_cycles(d_us: int, factor: float) -> tuple[int, dict[str, float]]:
-    """The cycles of the "changed" spin of duration d_us: factor times as long as the "sleep"
-    spin of d_us, found by secant steps on measured medians below CALIBRATE_BELOW_US; with the
-    calibration's figures (the spins' medians and the change reached). With factor 1 the spin of
-    d_us, timed twice."""
-    base = d_us * CYCLES_PER_US
-    guess = round(base * factor)
-    if d_us >= CALIBRATE_BELOW_US:
-        return guess, {"cycles": guess}
-    t_base = spin_ns(base)
-    if factor == 1.0:  # the A processes time the same spins, so that both sides start alike
-        t = spin_ns(base)
-        return base, {"cycles": base, "sleep_ns": t_base, "changed_ns": t,
-                      "change_pct": (t / t_base - 1) * 100}
-    target = factor * t_base
-    lo_c, lo_t = base, t_base
-    c, t = guess, spin_ns(guess)
-    for _ in range(CALIBRATION_STEPS):
-        if abs(t / target - 1.0) <= CALIBRATION_TOLERANCE:
-            break
-        slope = (t - lo_t) / (c - lo_c) if c != lo_c and t != lo_t else 1.0 / CYCLES_PER_US * 1e3
-        lo_c, lo_t = c, t
-        c = max(base + 1, round(c + (target - t) / slope))
-        t = spin_ns(c)
-    return c, {"cycles": c, "sleep_ns": t_base, "changed_ns": t, "change_pct": (t / t_base - 1) * 100}
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", required=True, type=Path,
-                        help="the directory of the two results (created)")
-    parser.add_argument("--factor", type=float, default=1.0,
-                        help="the \"changed\" region's cycles, times its \"sleep\" (1.02: +2 %%)")
-    parser.add_argument("--runs", type=int, default=30)
-    args = parser.parse_args()
-    if (why := skip_reason()) is not None:
-        print(json.dumps({"skipped": why}))
-        return 0
+def calibrate(factors: list[float], runs: int) -> dict[str, Any]:
+    """The "changed" spin's cycles of every duration under CALIBRATE_BELOW_US for each factor:
+    {"cycles": {factor: {d: cycles}}, "reached": {factor: {d: measured ratio}}}."""
     import torch
 
     a = torch.ones(MAX_FLOATS, device="cuda")
     b = torch.ones(MAX_FLOATS, device="cuda")
-    configs = [(d,) for d in DURATIONS_US]
-    quiet = kscope.VerbosityLevel.SILENT
+    short = [d for d in DURATIONS_US if d < CALIBRATE_BELOW_US]
+    steps = range(CALIBRATION_STEPS + 1)
 
-    @kscope.analyze.kernel(configs=configs, runs=args.runs, verbosity=quiet)
+    def candidate(d_us: int, k: int) -> int:
+        return round(d_us * CYCLES_PER_US * (1 + k * CALIBRATION_STEP))
+
+    @kscope.analyze.kernel(configs=[(d, k) for d in short for k in steps], runs=runs,
+                           verbosity=kscope.VerbosityLevel.SILENT)  # fmt: skip
+    def calibration(d_us: int, k: int) -> None:
+        run_regions(a, b, d_us, candidate(d_us, k))
+
+    table = calibration().to_dataframe()
+    mean = {(int(r["d_us"]), int(r["k"]), r["Annotation"]): float(r["AvgValue"])
+            for _, r in table.iterrows()}  # fmt: skip
+    cycles: dict[str, dict[int, int]] = {}
+    reached: dict[str, dict[int, float]] = {}
+    for factor in factors:
+        cycles[str(factor)], reached[str(factor)] = {}, {}
+        for d in short:
+            ratio = [mean[(d, k, "changed")] / mean[(d, k, "sleep")] for k in steps]
+            k = next((k for k in steps[1:] if ratio[k] >= factor), steps[-1])
+            # between candidates k - 1 and k, where the ratio crosses the factor
+            span = ratio[k] - ratio[k - 1]
+            frac = min(1.0, max(0.0, (factor - ratio[k - 1]) / span)) if span > 0 else 1.0
+            c = round(candidate(d, k - 1) + frac * (candidate(d, k) - candidate(d, k - 1)))
+            cycles[str(factor)][d] = c
+            reached[str(factor)][d] = ratio[k - 1] + frac * span
+    return {"cycles": cycles, "reached": reached}
+
+
+def run_regions(a: Any, b: Any, d_us: int, changed_cycles: int) -> None:
+    """One run of the gate's layout: "sleep" of d_us, "changed" of changed_cycles, "add"."""
+    import torch
+
+    with kscope.annotate("sleep"):
+        torch.cuda._sleep(d_us * CYCLES_PER_US)
+    with kscope.annotate("changed"):
+        torch.cuda._sleep(changed_cycles)
+    n = min(d_us << 18, MAX_FLOATS)
+    with kscope.annotate("add"):
+        a[:n] + b[:n]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="the directory of the result (created)")
+    parser.add_argument("--factor", type=float, default=1.0,
+                        help="the \"changed\" region's duration, times its \"sleep\" (1.02: +2 %%)")
+    parser.add_argument("--cycles", type=Path,
+                        help="--calibrate's file: the changed spin's cycles under 200 us")
+    parser.add_argument("--calibrate", type=Path, help="measure the cycles; write them here")
+    parser.add_argument("--factors", default="1.02,1.05", help="--calibrate's factors")
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    if (args.out is None) == (args.calibrate is None):
+        parser.error("give one of --out and --calibrate")
+    if (why := skip_reason()) is not None:
+        print(json.dumps({"skipped": why}))
+        return 0
+    if args.calibrate is not None:
+        t0 = time.perf_counter()
+        found = calibrate([float(f) for f in args.factors.split(",")], max(3, args.runs // 3))
+        found["wall_s"] = time.perf_counter() - t0
+        args.calibrate.write_text(json.dumps(found))
+        print(json.dumps(found))
+        return 0
+    import torch
+
+    calibrated: dict[str, int] = {}
+    if args.factor != 1.0:
+        if args.cycles is None:
+            parser.error("--factor other than 1 needs --cycles (from --calibrate)")
+        calibrated = json.loads(args.cycles.read_text())["cycles"][str(args.factor)]
+    cycles = {d: calibrated.get(str(d), round(d * CYCLES_PER_US * args.factor))
+              for d in DURATIONS_US}  # fmt: skip
+    a = torch.ones(MAX_FLOATS, device="cuda")
+    b = torch.ones(MAX_FLOATS, device="cuda")
+
+    @kscope.analyze.kernel(configs=[(d,) for d in DURATIONS_US], runs=args.runs,
+                           verbosity=kscope.VerbosityLevel.SILENT)  # fmt: skip
     def gate(d_us: int) -> None:
-        with kscope.annotate("sleep"):
-            torch.cuda._sleep(d_us * CYCLES_PER_US)
-        n = min(d_us << 18, MAX_FLOATS)
-        with kscope.annotate("add"):
-            a[:n] + b[:n]
+        run_regions(a, b, d_us, cycles[d_us])
 
     t0 = time.perf_counter()
-    untouched = gate()
+    results = gate()
     wall = time.perf_counter() - t0
-    calibration = {d: changed_cycles(d, args.factor) for d in DURATIONS_US}
-
-    @kscope.analyze.kernel(configs=configs, runs=args.runs, verbosity=quiet)
-    def gate_changed(d_us: int) -> None:
-        with kscope.annotate("changed"):
-            torch.cuda._sleep(calibration[d_us][0])
-
-    t0 = time.perf_counter()
-    changed = gate_changed()
-    wall += time.perf_counter() - t0
     args.out.mkdir(parents=True, exist_ok=True)
-    untouched.to_json(str(args.out / "gate.json"))
-    changed.to_json(str(args.out / "gate_changed.json"))
-    rows = len(untouched.to_dataframe()) + len(changed.to_dataframe())
-    print(json.dumps({"out": str(args.out), "rows": rows, "wall_s": wall,
-                      "changed": {d: figures for d, (_, figures) in calibration.items()}}))
+    results.to_json(str(args.out / "gate.json"))
+    print(json.dumps({"out": str(args.out), "rows": len(results.to_dataframe()), "wall_s": wall,
+                      "cycles": cycles}))
     return 0
 
 

@@ -616,7 +616,7 @@ def cli_startup(b: Bench) -> None:
 
 
 #: The compare gate's processes: three A/A sweeps, then the sweeps with the "changed" region
-#: 2 % and 5 % longer (bench/compare_gate.py; each writes a folder of two sessions).
+#: 2 % and 5 % longer (bench/compare_gate.py; each writes a folder with its session).
 COMPARE_GATE_SWEEPS = (("A1", 1.0), ("A2", 1.0), ("A3", 1.0), ("B2", 1.02), ("B5", 1.05))
 #: (BASE, NEW): every A/A pair, and every A against each B.
 COMPARE_GATE_PAIRS = (("A1", "A2"), ("A1", "A3"), ("A2", "A3"),
@@ -628,19 +628,25 @@ DEFAULT_NOISE = 0.01
 
 
 def compare_gate(b: Bench) -> None:
-    """Issue 36: five fresh processes run the same two sessions (13 kernel durations from 1 us to
-    10 ms; "gate" with two regions, then "gate_changed" with one: 39 rows; bench/compare_gate.py),
-    the last two with the changed region 2 % and 5 % longer; `kscope compare` of every A/A pair's
-    folders and of each A against each B, at the noise thresholds 0, 0.5 % and 1 %. Targets at the
-    default noise: no FASTER/SLOWER row in an A/A pair or among the untouched rows of an A/B
-    pair, every changed row SLOWER."""
+    """Issue 36: a calibration process finds the cycles that make the short spins 2 % and 5 %
+    longer; then five fresh processes run the same sweep (13 kernel durations from 1 us to 10 ms,
+    three regions: 39 rows; bench/compare_gate.py), the last two with the "changed" region 2 % and
+    5 % longer; `kscope compare` of every A/A pair's folders and of each A against each B, at the
+    noise thresholds 0, 0.5 % and 1 %. Targets at the default noise: no FASTER/SLOWER row in an
+    A/A pair or among the untouched rows of an A/B pair, every changed row SLOWER."""
     runs = "3" if b.smoke else "30"
+    factors = ",".join(str(f) for _, f in COMPARE_GATE_SWEEPS if f != 1.0)
+    cycles = b.out / "compare_gate_cycles.json"
+    if not b.run("compare_gate calibrate", [sys.executable, "bench/compare_gate.py", "--calibrate",
+                                            str(cycles), "--factors", factors, "--runs", runs],
+                 timeout=300):  # fmt: skip
+        return
     sweeps = {}
     for name, factor in COMPARE_GATE_SWEEPS:
         path = b.out / f"compare_gate_{name}"
         if not b.run(f"compare_gate {name}", [sys.executable, "bench/compare_gate.py", "--out",
-                                              str(path), "--factor", str(factor), "--runs", runs],
-                     timeout=300):  # fmt: skip
+                                              str(path), "--factor", str(factor), "--cycles",
+                                              str(cycles), "--runs", runs], timeout=300):  # fmt: skip
             return
         sweeps[name] = path
     comparisons = compare_gate_comparisons(b, sweeps)
@@ -929,23 +935,21 @@ def synthetic_check(b: Bench) -> None:
 
 
 def synthetic_sweep(folder: Path, process_shift: float, changed: float, seed: int) -> None:
-    """compare_gate.py's two sessions with made-up times, as journals in `folder`: every row
+    """compare_gate.py's session with made-up times, as a journal in `folder`: every row
     `process_shift` (a fraction) off its nominal value, as one process is from another, the
     "changed" region `changed` times longer, each run with 0.2 % noise."""
     import random
 
-    rng = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
-    synthetic_session_journal(folder / "gate.jsonl", "gate", (("sleep", 1.0), ("add", 0.5)),
-                              process_shift, rng)  # fmt: skip
-    synthetic_session_journal(folder / "gate_changed.jsonl", "gate_changed",
-                              (("changed", changed),), process_shift, rng)  # fmt: skip
+    synthetic_session_journal(folder / "gate.jsonl", "gate",
+                              (("sleep", 1.0), ("changed", changed), ("add", 0.5)),
+                              process_shift, random.Random(seed))  # fmt: skip
 
 
 def synthetic_session_journal(path: Path, name: str, regions: tuple[tuple[str, float], ...],
                               process_shift: float, rng: Any, runs: int = 30) -> None:
-    """One session's journal for synthetic_sweep: each region's time its factor times the
-    config's duration, shifted and noisy."""
+    """A session's journal for synthetic_sweep: each region's time its factor times the config's
+    duration, shifted and noisy."""
     durations = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
     header = {"schema_version": "1.0", "kind": "kscope.journal", "name": name, "id": 0,
               "metadata": {"gpu": "synthetic", "tool": "cupti"}, "parameters": ["d_us"],
@@ -970,7 +974,8 @@ def synthetic_compare_gate(b: Bench) -> None:
     0.25 % apart, quiet runs. At the default noise threshold no A/A row gets a verdict and every
     +2 % and +5 % row does; without one the process shifts are verdicts."""
     folder = b.out / "synthetic_compare_gate"
-    folder.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(folder, ignore_errors=True)  # a directory compare reads every session there
+    folder.mkdir(parents=True)
     shifts = {"A1": 0.0, "A2": 0.0025, "A3": -0.002, "B2": 0.001, "B5": -0.001}
     sweeps = {}
     for seed, (name, factor) in enumerate(COMPARE_GATE_SWEEPS):

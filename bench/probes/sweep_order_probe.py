@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import Literal
 
 import kscope
 
@@ -45,7 +46,7 @@ def between(mode: str) -> None:
     import torch
 
     if mode in ("time", "time_none"):
-        cache = "all" if mode == "time" else "none"
+        cache: Literal["all", "none"] = "all" if mode == "time" else "none"
         for d in DURATIONS_US:
             for _ in range(2):
                 kscope.time(lambda: torch.cuda._sleep(d * CYCLES_PER_US), target_rel_ci=0.001,

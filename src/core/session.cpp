@@ -59,6 +59,18 @@ void reserve_output(Session::Output& out, std::size_t runs) {
   out.phases.reserve(kSpansPerRun * runs);
 }
 
+// While run() runs: `slot` points to what it returns (the staging inside execute() adds phases).
+class CurrentOutput {
+ public:
+  CurrentOutput(Session::Output*& slot, Session::Output& out) : slot_(slot) { slot_ = &out; }
+  ~CurrentOutput() { slot_ = nullptr; }
+  CurrentOutput(const CurrentOutput&) = delete;             // non-copyable
+  CurrentOutput& operator=(const CurrentOutput&) = delete;  // non-copyable
+
+ private:
+  Session::Output*& slot_;
+};
+
 // Thrown by Session::execute when the benchmark failed with on_config_error "skip" and the run
 // was ended cleanly; the config loop records it and goes on.
 struct FailedRun {
@@ -161,15 +173,10 @@ void Session::end_failed_run(const RunId& run, int pass, const Config& config,
   env_.after_run(run);
 }
 
-std::vector<RunLog> Session::unstaged_runs() const {
-  return {pending_runs_.begin() + static_cast<std::ptrdiff_t>(staged_), pending_runs_.end()};
-}
-
 void Session::stage_runs(Output& out) {
-  if (!sink_ || staged_ == pending_runs_.size()) return;
+  if (!recorder_.has_unstaged()) return;
   take_phases(out);
-  sink_->add_runs(unstaged_runs());
-  staged_ = pending_runs_.size();
+  recorder_.stage();
 }
 
 void Session::check_kernel_counts(const std::vector<KernelRecord>& records,
@@ -191,156 +198,191 @@ void Session::check_kernel_counts(const std::vector<KernelRecord>& records,
   }
 }
 
-void Session::flush_to_sink(Output& out, bool final_records) {
+void Session::keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records) {
+  for (auto& log : runs) out.runs.push_back(std::move(log));
+  for (auto& r : records) out.records.push_back(std::move(r));
+}
+
+void Session::flush_to_sink(Output& out) {
   phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
   phases_.start();
-  std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
-  if (final_records && steps_) steps_->lap("tool end");
+  std::vector<KernelRecord> records = collector_.flush();
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
-  const bool write = sink_ && (!records.empty() || !pending_runs_.empty());
-  const std::vector<RunLog> unstaged = write ? unstaged_runs() : std::vector<RunLog>{};
-  std::vector<RunLog> runs;
-  runs.swap(pending_runs_);
-  staged_ = 0;
-  if (write && !final_records) sink_->append(unstaged, records);
+  std::vector<RunLog> runs = recorder_.take();
+  recorder_.append(records);  // before the check: the journal keeps what broke the rules
+  check_kernel_counts(records, runs);
+  keep(out, std::move(runs), std::move(records));
+  phases_.lap(SessionPhases::kJournal);
+  last_write_ = std::chrono::steady_clock::now();
+}
+
+void Session::end_tool(Output& out) {
+  phases_.set_run(std::nullopt, 0);
+  phases_.start();
+  std::vector<KernelRecord> records = collector_.end();
+  step("tool end");
+  take_phases(out);
+  std::vector<RunLog> runs = recorder_.take();
   try {
     check_kernel_counts(records, runs);
   } catch (...) {
-    if (write && final_records) sink_->append(unstaged, records);  // the journal keeps them
+    recorder_.append(records);  // the journal keeps them
     throw;
   }
-  if (final_records && steps_) steps_->lap("kernel-count check");
+  step("kernel-count check");
   const std::size_t first = out.records.size();
-  for (auto& log : runs) out.runs.push_back(std::move(log));
-  for (auto& r : records) out.records.push_back(std::move(r));
+  keep(out, std::move(runs), std::move(records));
   // The last write reads its records where `out` keeps them, without a copy: nothing changes
   // them afterwards, and whoever ends `out` settles the journal first (run(), run_in_process).
-  if (write && final_records) {
-    sink_->append_last(unstaged, out.records.data() + first, out.records.size() - first);
-  }
+  recorder_.append_last(out.records.data() + first, out.records.size() - first);
   phases_.lap(SessionPhases::kJournal);
-  if (final_records && steps_) steps_->lap("last journal write");
-  if (final_records && log_.debug_enabled()) {
+  step("last journal write");
+  if (log_.debug_enabled()) {
     if (const std::string cost = collector_.cost_summary(); !cost.empty()) log_.debug(cost);
   }
+}
+
+void Session::reset(const Options& opt, const std::vector<Config>& configs) {
+  skip_failures_ = opt.on_config_error == "skip";
+  warned_left_open_ = false;
+  recorder_ = RunRecorder(sink_);
+  phases_ = SessionPhases{};
+  counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
+  ignore_kernel_list_ = &opt.ignore_kernel_list;
+}
+
+void Session::begin_tool(const SessionInfo& info) {
+  try {
+    collector_.begin(info);
+    step("tool begin");
+  } catch (const std::exception& e) {
+    collector_.abort();
+    if (sink_) sink_->close(e.what());
+    throw;
+  }
+}
+
+void Session::start_config(std::size_t c, std::size_t configs, const Config& config,
+                           Sweep& sweep) {
+  const auto config_start = std::chrono::steady_clock::now();
+  if (log_.debug_enabled()) {
+    log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs), config.label());
+  }
+  sweep.progress.start_config(c, config.label());
+  sweep.info.collect_config(config);
+  phases_.tally(SessionPhases::kConfigStart, std::chrono::steady_clock::now() - config_start);
+}
+
+void Session::run_fixed(const Config& config, Sweep& sweep) {
+  for (int r = 0; r < sweep.opt.runs; ++r) {
+    recorder_.add(execute(RunId{config.index(), static_cast<std::size_t>(r), false}, config,
+                          sweep.fn));
+    sweep.progress.run_done();
+    if (std::chrono::steady_clock::now() - last_write_ >= kJournalInterval) {
+      flush_to_sink(sweep.out);
+    }
+  }
+}
+
+void Session::record_failure(ConfigFailure failure, Sweep& sweep) {
+  // The config's runs so far stay in the journal (the failure line says they do not count);
+  // its remaining runs are not executed.
+  if (log_.debug_enabled()) log_.debug("config failed: " + describe(failure));
+  flush_to_sink(sweep.out);
+  if (sink_) sink_->append_failure(failure);
+  sweep.out.failures.push_back(std::move(failure));
+  sweep.progress.skip_config();
+}
+
+bool Session::run_config(std::size_t c, std::size_t configs, const Config& config,
+                         Sweep& sweep) {
+  start_config(c, configs, config, sweep);
+  try {
+    for (int w = 0; w < sweep.opt.warmup_runs; ++w) {
+      (void)execute(RunId{config.index(), static_cast<std::size_t>(w), true}, config, sweep.fn);
+      sweep.progress.run_done();
+    }
+    // runs="auto": batches until the stopping rule stops them (session_adaptive.cpp).
+    if (sweep.opt.adaptive.enabled) {
+      run_adaptive(config, sweep);
+    } else {
+      run_fixed(config, sweep);
+    }
+  } catch (FailedRun& failed) {
+    record_failure(std::move(failed.failure), sweep);
+    return !stops_after_config();
+  }
+  // With on_config_error "skip" every config is journaled as it ends: a later config's
+  // faulting kernel loses the device and with it whatever the tool had not handed over.
+  if (skip_failures_ || std::chrono::steady_clock::now() - last_write_ >= kConfigFlushGap) {
+    flush_to_sink(sweep.out);
+  }
+  return !stops_after_config();
+}
+
+void Session::finish(Output& out, Progress& progress,
+                     std::chrono::steady_clock::time_point loop_start) {
+  progress.finish();
+  if (steps_) steps_->skip();  // the runs are no fixed cost
+  end_tool(out);
+  const auto loop_wall = std::chrono::steady_clock::now() - loop_start;
+  take_phases(out);  // the last journal write's own span
+  if (sink_) sink_->close("");
+  step("journal close");
+  if (log_.debug_enabled()) log_.debug(phases_.summary(loop_wall));
+}
+
+void Session::fail(Output& out, const std::string& error) {
+  // The log sink may be user code (Python's sys.stdout): never let it replace the error.
+  try {
+    if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
+  } catch (...) {
+  }
+  // Keep whatever was measured: the device may still be usable, so try to hand over the
+  // completed records before stopping the tool.
+  try {
+    env_.synchronize();
+    flush_to_sink(out);
+  } catch (...) {
+  }
+  close_failed(error);
+}
+
+void Session::close_failed(const std::string& error) {
+  collector_.abort();
+  if (!sink_) return;
+  sink_->close(error);
+  sink_->settle();  // it may read `out`'s records (append_last)
 }
 
 Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,
                              const Benchmark& fn) {
   const Options& opt = *info.options;
   Output out;
-  skip_failures_ = opt.on_config_error == "skip";
-  warned_left_open_ = false;
-  pending_runs_.clear();
-  staged_ = 0;
-  phases_ = SessionPhases{};
+  reset(opt, configs);
   InfoCollection info_collection(opt.info_collectors, log_);
-  counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
-  ignore_kernel_list_ = &opt.ignore_kernel_list;
   const RegionEntry region_entry(info_collection, &info_, env_, phases_);
-  out_ = &out;
-  struct Unset {
-    Output*& slot;
-    ~Unset() { slot = nullptr; }
-  } unset_out{out_};
+  const CurrentOutput current(out_, out);
   info_collection.collect_once();
-  if (steps_) steps_->lap("session set-up");
-  try {
-    collector_.begin(info);
-    if (steps_) steps_->lap("tool begin");
-  } catch (const std::exception& e) {
-    collector_.abort();
-    if (sink_) sink_->close(e.what());
-    throw;
-  }
+  step("session set-up");
+  begin_tool(info);
   // Adaptive runs: a config counts as one run in the progress line (its run count is not known).
   const int runs_per_config = (opt.adaptive.enabled ? 1 : opt.runs) + opt.warmup_runs;
   reserve_output(out, configs.size() * static_cast<std::size_t>(runs_per_config));
   Progress progress(log_, configs.size(), static_cast<std::size_t>(runs_per_config));
-  auto last_flush = std::chrono::steady_clock::now();
-  const auto loop_start = last_flush;
+  Sweep sweep{opt, fn, out, progress, info_collection};
+  last_write_ = std::chrono::steady_clock::now();
+  const auto loop_start = last_write_;
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
-      const auto config_start = std::chrono::steady_clock::now();
-      const Config& config = configs[c];
-      const std::size_t index = config.index();
-      if (log_.debug_enabled()) {
-        log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs.size()),
-                 config.label());
-      }
-      progress.start_config(c, config.label());
-      info_collection.collect_config(config);
-      phases_.tally(SessionPhases::kConfigStart, std::chrono::steady_clock::now() - config_start);
-      try {
-        for (int w = 0; w < opt.warmup_runs; ++w) {
-          (void)execute(RunId{index, static_cast<std::size_t>(w), true}, config, fn);
-          progress.run_done();
-        }
-        // runs="auto": batches until the stopping rule stops them (session_adaptive.cpp).
-        if (opt.adaptive.enabled) last_flush = run_adaptive(index, config, fn, opt, out, progress);
-        for (int r = 0; !opt.adaptive.enabled && r < opt.runs; ++r) {
-          pending_runs_.push_back(
-              execute(RunId{index, static_cast<std::size_t>(r), false}, config, fn));
-          progress.run_done();
-          if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
-            flush_to_sink(out, false);
-            last_flush = std::chrono::steady_clock::now();
-          }
-        }
-      } catch (FailedRun& failed) {
-        // The config's runs so far stay in the journal (the failure line says they do not
-        // count); its remaining runs are not executed.
-        if (log_.debug_enabled()) log_.debug("config failed: " + describe(failed.failure));
-        flush_to_sink(out, false);
-        if (sink_) sink_->append_failure(failed.failure);
-        last_flush = std::chrono::steady_clock::now();
-        out.failures.push_back(std::move(failed.failure));
-        progress.skip_config();
-        if (after_config_ && after_config_()) break;
-        continue;
-      }
-      // With on_config_error "skip" every config is journaled as it ends: a later config's
-      // faulting kernel loses the device and with it whatever the tool had not handed over.
-      if (skip_failures_ ||
-          std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
-        flush_to_sink(out, false);
-        last_flush = std::chrono::steady_clock::now();
-      }
-      if (after_config_ && after_config_()) break;
+      if (!run_config(c, configs.size(), configs[c], sweep)) break;
     }
-    progress.finish();
-    if (steps_) steps_->skip();  // the runs are no fixed cost
-    flush_to_sink(out, true);
-    const auto loop_wall = std::chrono::steady_clock::now() - loop_start;
-    take_phases(out);  // the last journal write's own span
-    if (sink_) sink_->close("");
-    if (steps_) steps_->lap("journal close");
-    if (log_.debug_enabled()) log_.debug(phases_.summary(loop_wall));
+    finish(out, progress, loop_start);
   } catch (const std::exception& e) {
-    // The log sink may be user code (Python's sys.stdout): never let it replace the error.
-    try {
-      if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
-    } catch (...) {
-    }
-    // Keep whatever was measured: the device may still be usable, so try to hand over the
-    // completed records before stopping the tool.
-    try {
-      env_.synchronize();
-      flush_to_sink(out, false);
-    } catch (...) {
-    }
-    collector_.abort();
-    if (sink_) {
-      sink_->close(e.what());
-      sink_->settle();  // it may read `out`'s records (append_last)
-    }
+    fail(out, e.what());
     throw;
   } catch (...) {
-    collector_.abort();
-    if (sink_) {
-      sink_->close("unknown exception");
-      sink_->settle();
-    }
+    close_failed("unknown exception");
     throw;
   }
   return out;

@@ -1,0 +1,137 @@
+// RunRecorder (core/run_recorder.hpp): finished runs reach the sink once, staged ahead of their
+// records or with them, and every run the session measured comes back from take().
+#include "core/run_recorder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace kscope {
+namespace {
+
+RunLog run_log(std::size_t config, std::size_t run) {
+  RunLog log;
+  log.run = RunId{config, run, false};
+  return log;
+}
+
+KernelRecord record_of(std::size_t config, std::size_t run) {
+  KernelRecord k;
+  k.run = RunId{config, run, false};
+  k.kernel = "k";
+  return k;
+}
+
+std::string name(const RunId& r) { return std::to_string(r.config) + "." + std::to_string(r.run); }
+
+// Writes what it is handed as text: "add_runs 0.0", "append 0.1 | 0.0 0.1", ...
+class LineSink : public RunSink {
+ public:
+  void add_runs(std::vector<RunLog> runs) override {
+    events.push_back("add_runs" + runs_text(runs));
+  }
+  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override {
+    events.push_back("append" + runs_text(runs) + " |" + records_text(records.data(), records.size()));
+  }
+  void append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
+                   std::size_t count) override {
+    last_records = records;
+    events.push_back("append_last" + runs_text(runs) + " |" + records_text(records, count));
+  }
+  void append_failure(const ConfigFailure&) override { events.push_back("failure"); }
+  void config_stopped(const ConfigStop& stop) override {
+    events.push_back("stop " + std::to_string(stop.config));
+  }
+  void close(const std::string&) override { events.push_back("close"); }
+
+  std::vector<std::string> events;
+  const KernelRecord* last_records = nullptr;
+
+ private:
+  static std::string runs_text(const std::vector<RunLog>& runs) {
+    std::string s;
+    for (const auto& r : runs) s += " " + name(r.run);
+    return s;
+  }
+  static std::string records_text(const KernelRecord* records, std::size_t count) {
+    std::string s;
+    for (std::size_t i = 0; i < count; ++i) s += " " + name(records[i].run);
+    return s;
+  }
+};
+
+std::vector<std::string> names(const std::vector<RunLog>& runs) {
+  std::vector<std::string> out;
+  for (const auto& r : runs) out.push_back(name(r.run));
+  return out;
+}
+
+TEST(RunRecorderTest, StagedRunsReachTheSinkOnceAndTheAppendCarriesTheRest) {
+  LineSink sink;
+  RunRecorder recorder(&sink);
+  recorder.add(run_log(0, 0));
+  EXPECT_TRUE(recorder.has_unstaged());
+  recorder.stage();
+  EXPECT_FALSE(recorder.has_unstaged());
+  recorder.add(run_log(0, 1));
+  EXPECT_EQ(names(recorder.take()), (std::vector<std::string>{"0.0", "0.1"}));
+  recorder.append({record_of(0, 0), record_of(0, 1)});
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"add_runs 0.0", "append 0.1 | 0.0 0.1"}));
+}
+
+TEST(RunRecorderTest, AFlushWithNeitherRunsNorRecordsWritesNoLine) {
+  LineSink sink;
+  RunRecorder recorder(&sink);
+  EXPECT_TRUE(recorder.take().empty());
+  recorder.append({});
+  EXPECT_TRUE(sink.events.empty());
+  EXPECT_TRUE(recorder.take().empty());
+  recorder.append({record_of(0, 0)});  // records of runs handed over before
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append | 0.0"}));
+}
+
+TEST(RunRecorderTest, AllStagedRunsStillWriteTheirLine) {
+  LineSink sink;
+  RunRecorder recorder(&sink);
+  recorder.add(run_log(0, 0));
+  recorder.stage();
+  (void)recorder.take();
+  recorder.append({});
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"add_runs 0.0", "append |"}));
+}
+
+TEST(RunRecorderTest, TheLastAppendReadsTheRecordsInPlace) {
+  LineSink sink;
+  RunRecorder recorder(&sink);
+  recorder.add(run_log(1, 0));
+  (void)recorder.take();
+  const std::vector<KernelRecord> kept{record_of(1, 0)};
+  recorder.append_last(kept.data(), kept.size());
+  EXPECT_EQ(sink.last_records, kept.data());
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append_last 1.0 | 1.0"}));
+}
+
+TEST(RunRecorderTest, WithoutASinkEveryRunIsStillTaken) {
+  RunRecorder recorder(nullptr);
+  recorder.add(run_log(0, 0));
+  EXPECT_FALSE(recorder.has_unstaged());
+  recorder.stage();
+  recorder.stop(ConfigStop{});
+  EXPECT_EQ(names(recorder.take()), (std::vector<std::string>{"0.0"}));
+}
+
+TEST(RunRecorderTest, AStopReachesTheSinkAfterItsRuns) {
+  LineSink sink;
+  RunRecorder recorder(&sink);
+  recorder.add(run_log(2, 0));
+  (void)recorder.take();
+  recorder.append({record_of(2, 0)});
+  ConfigStop stop;
+  stop.config = 2;
+  recorder.stop(stop);
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append 2.0 | 2.0", "stop 2"}));
+}
+
+}  // namespace
+}  // namespace kscope

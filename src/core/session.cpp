@@ -245,7 +245,6 @@ void Session::end_tool(Output& out) {
 void Session::reset(const Options& opt, const std::vector<Config>& configs) {
   skip_failures_ = opt.on_config_error == "skip";
   warned_left_open_ = false;
-  recorder_ = RunRecorder(sink_);
   phases_ = SessionPhases{};
   counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
   ignore_kernel_list_ = &opt.ignore_kernel_list;
@@ -260,6 +259,9 @@ void Session::begin_tool(const SessionInfo& info) {
     if (sink_) sink_->close(e.what());
     throw;
   }
+  // After begin(): the cupti tool picks its measurement path there, and with it whether its
+  // flushes are complete.
+  recorder_ = RunRecorder(sink_, collector_.flush_is_complete());
 }
 
 void Session::start_config(std::size_t c, std::size_t configs, const Config& config,

@@ -57,8 +57,9 @@ class Session {
   /// With a collector whose flushes are complete (Collector::flush_is_complete: the cupti
   /// tool's timing path), every batch of finished runs is checked against the kernel-count rules
   /// as soon as its records arrive (core/kernel_count_check.hpp), so a config that breaks them
-  /// stops the sweep when it is measured (ExtractionError); otherwise extraction checks them
-  /// after the sweep.
+  /// stops the sweep when it is measured (ExtractionError). With any other collector extraction
+  /// checks them after the sweep, and a finished run reaches the sink only with its records
+  /// (core/run_recorder.hpp), so that a journal cut after any line resumes right.
   Output run(const SessionInfo& info, const std::vector<Config>& configs, const Benchmark& fn);
 
  private:
@@ -72,7 +73,8 @@ class Session {
   };
   /// Resets what one run() keeps.
   void reset(const Options& opt, const std::vector<Config>& configs);
-  /// The collector's begin(); if it throws, the journal is closed with the reason.
+  /// The collector's begin(); if it throws, the journal is closed with the reason. Then the
+  /// recorder for this run(), as complete as the collector's flushes.
   void begin_tool(const SessionInfo& info);
   /// One config's warm-up and measured runs. Returns false when the sweep ends after it.
   bool run_config(std::size_t c, std::size_t configs, const Config& config, Sweep& sweep);

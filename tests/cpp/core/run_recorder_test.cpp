@@ -1,5 +1,7 @@
 // RunRecorder (core/run_recorder.hpp): finished runs reach the sink once, staged ahead of their
-// records or with them, and every run the session measured comes back from take().
+// records or with them, and every run the session measured comes back from take(). With a
+// collector decoding in batches (incomplete flushes) a run reaches the sink only with its
+// records, and an adaptive stop only after its config's runs.
 #include "core/run_recorder.hpp"
 
 #include <gtest/gtest.h>
@@ -131,6 +133,61 @@ TEST(RunRecorderTest, AStopReachesTheSinkAfterItsRuns) {
   stop.config = 2;
   recorder.stop(stop);
   EXPECT_EQ(sink.events, (std::vector<std::string>{"append 2.0 | 2.0", "stop 2"}));
+}
+
+// Incomplete flushes: runs 0.0 and 0.1 finished, the flush brought 0.0's records only.
+TEST(RunRecorderBatchTest, ARunWaitsForItsRecordsAndGoesWithThem) {
+  LineSink sink;
+  RunRecorder recorder(&sink, false);
+  recorder.add(run_log(0, 0));
+  recorder.add(run_log(0, 1));
+  EXPECT_FALSE(recorder.has_unstaged());  // nothing goes ahead of its records
+  recorder.stage();
+  EXPECT_EQ(names(recorder.take()), (std::vector<std::string>{"0.0", "0.1"}));
+  recorder.append({});
+  EXPECT_TRUE(sink.events.empty());
+  recorder.append({record_of(0, 0)});
+  (void)recorder.take();
+  recorder.append({record_of(0, 1)});
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append 0.0 | 0.0", "append 0.1 | 0.1"}));
+}
+
+TEST(RunRecorderBatchTest, TheRunsBeforeTheLastOneWithARecordAreCompleteInTheOrderTheyRan) {
+  LineSink sink;
+  RunRecorder recorder(&sink, false);
+  for (const std::size_t config : {5, 2, 7}) recorder.add(run_log(config, 0));  // a shard's order
+  (void)recorder.take();
+  recorder.append({record_of(2, 0)});  // 5.0 launched no kernel; 7.0 is not decoded yet
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append 5.0 2.0 | 2.0"}));
+}
+
+TEST(RunRecorderBatchTest, TheLastAppendHandsOverEveryRunLeftWithACopyOfTheRecords) {
+  LineSink sink;
+  RunRecorder recorder(&sink, false);
+  recorder.add(run_log(0, 0));
+  recorder.add(run_log(0, 1));
+  (void)recorder.take();
+  recorder.append({});
+  const std::vector<KernelRecord> kept{record_of(0, 0)};  // 0.1 launched nothing
+  recorder.append_last(kept.data(), kept.size());
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append 0.0 0.1 | 0.0"}));
+  EXPECT_EQ(sink.last_records, nullptr);  // not read in place: append_last was not called
+}
+
+TEST(RunRecorderBatchTest, AStopWaitsForTheRunsOfItsConfig) {
+  LineSink sink;
+  RunRecorder recorder(&sink, false);
+  recorder.add(run_log(0, 0));
+  (void)recorder.take();
+  recorder.append({});
+  ConfigStop stop;
+  stop.config = 0;
+  recorder.stop(stop);
+  EXPECT_TRUE(sink.events.empty());
+  recorder.add(run_log(1, 0));
+  (void)recorder.take();
+  recorder.append({record_of(0, 0)});
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append 0.0 | 0.0", "stop 0"}));
 }
 
 }  // namespace

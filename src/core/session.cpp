@@ -83,60 +83,70 @@ Session::Session(Collector& collector, RunEnvironment& environment, RunSink* sin
     : collector_(collector), env_(environment), sink_(sink), log_(log) {}
 
 RunLog Session::execute(const RunId& run, const Config& config, const Benchmark& fn) {
-  auto& registry = AnnotationRegistry::instance();
   const int passes = run.warmup ? 1 : collector_.passes_per_run();
   RunLog first;
   for (int pass = 0; pass < passes; ++pass) {
-    // Info collectors: RUN ones before the tool saves or restores device memory, the thermal
-    // guard and the cache flushes (at region entry), so that their work cannot disturb the
-    // measured run; ANNOTATION ones only in the first pass of measured runs.
-    const bool collect = !run.warmup && pass == 0;
-    phases_.set_run(run, pass);
-    phases_.start();
-    if (collect) info_->start_run(config);
-    collector_.prepare_pass(run, pass);
-    env_.before_run(run);
-    phases_.lap(SessionPhases::kEnvironmentBefore);
-    registry.start_run(run);
-    collector_.before_run(run, pass);
-    phases_.lap(SessionPhases::kToolBefore);
-    try {
-      fn(config);
-    } catch (...) {
-      info_->finish_run(nullptr);
-      (void)registry.finish_run();
-      const std::exception_ptr error = std::current_exception();
-      try {
-        std::rethrow_exception(error);
-      } catch (const SweepInterrupted&) {
-        throw;
-      } catch (...) {
-        if (!skip_failures_) throw;
-      }
-      ConfigFailure failure = failure_of(error, run);
-      end_failed_run(run, pass, config, failure);
-      throw FailedRun{std::move(failure)};
-    }
-    phases_.lap(SessionPhases::kBenchmark);
-    // What the benchmark launched still runs on the device: the earlier runs go to the journal's
-    // thread meanwhile, before the synchronisation waits for it, so that handing them over costs
-    // nothing on kernels longer than the hand-over, and their encoding overlaps the next runs
-    // instead of adding to the next write.
-    if (out_) stage_runs(*out_);
-    phases_.lap_tally(SessionPhases::kStaging);
-    env_.synchronize();
-    phases_.lap(SessionPhases::kSynchronize);
-    collector_.after_run(run, pass);
-    warn_if_left_open(registry.current_name(), run, config);
-    RunLog log = registry.finish_run();
-    if (collect) info_->finish_run(&log);
-    phases_.lap(SessionPhases::kToolAfter);
-    env_.after_run(run);
-    phases_.lap(SessionPhases::kEnvironmentAfter);
-    phases_.count_run();
+    RunLog log = execute_pass(run, pass, config, fn);
     if (pass == 0) first = std::move(log);
   }
   return first;
+}
+
+RunLog Session::execute_pass(const RunId& run, int pass, const Config& config,
+                             const Benchmark& fn) {
+  auto& registry = AnnotationRegistry::instance();
+  // Info collectors: RUN ones before the tool saves or restores device memory, the thermal
+  // guard and the cache flushes (at region entry), so that their work cannot disturb the
+  // measured run; ANNOTATION ones only in the first pass of measured runs.
+  const bool collect = !run.warmup && pass == 0;
+  phases_.set_run(run, pass);
+  phases_.start();
+  if (collect) info_->start_run(config);
+  collector_.prepare_pass(run, pass);
+  env_.before_run(run);
+  phases_.lap(SessionPhases::kEnvironmentBefore);
+  registry.start_run(run);
+  collector_.before_run(run, pass);
+  phases_.lap(SessionPhases::kToolBefore);
+  try {
+    fn(config);
+  } catch (...) {
+    fail_pass(run, pass, config);
+  }
+  phases_.lap(SessionPhases::kBenchmark);
+  // What the benchmark launched still runs on the device: the earlier runs go to the journal's
+  // thread meanwhile, before the synchronisation waits for it, so that handing them over costs
+  // nothing on kernels longer than the hand-over, and their encoding overlaps the next runs
+  // instead of adding to the next write.
+  if (out_) stage_runs(*out_);
+  phases_.lap_tally(SessionPhases::kStaging);
+  env_.synchronize();
+  phases_.lap(SessionPhases::kSynchronize);
+  collector_.after_run(run, pass);
+  warn_if_left_open(registry.current_name(), run, config);
+  RunLog log = registry.finish_run();
+  if (collect) info_->finish_run(&log);
+  phases_.lap(SessionPhases::kToolAfter);
+  env_.after_run(run);
+  phases_.lap(SessionPhases::kEnvironmentAfter);
+  phases_.count_run();
+  return log;
+}
+
+void Session::fail_pass(const RunId& run, int pass, const Config& config) {
+  info_->finish_run(nullptr);
+  (void)AnnotationRegistry::instance().finish_run();
+  const std::exception_ptr error = std::current_exception();
+  try {
+    std::rethrow_exception(error);
+  } catch (const SweepInterrupted&) {
+    throw;
+  } catch (...) {
+    if (!skip_failures_) throw;
+  }
+  ConfigFailure failure = failure_of(error, run);
+  end_failed_run(run, pass, config, failure);
+  throw FailedRun{std::move(failure)};
 }
 
 void Session::warn_if_left_open(const std::string& annotation, const RunId& run,

@@ -96,7 +96,14 @@ class Session {
   /// Stops the tool, closes the journal with `error` and waits for it (its last line may read
   /// the output's records).
   void close_failed(const std::string& error);
+  /// One run: every pass of it; returns the first pass's log.
   RunLog execute(const RunId& run, const Config& config, const Benchmark& fn);
+  /// One execution of the benchmark with everything around it (docs/architecture.md, "Per-run
+  /// and per-region order").
+  RunLog execute_pass(const RunId& run, int pass, const Config& config, const Benchmark& fn);
+  /// Inside the handler of the benchmark's exception: ends the run and rethrows it, or with
+  /// on_config_error "skip" throws the config's failure (FailedRun).
+  [[noreturn]] void fail_pass(const RunId& run, int pass, const Config& config);
   void end_failed_run(const RunId& run, int pass, const Config& config,
                       const ConfigFailure& failure);
   /// Journals the runs finished since the last write with the records the tool hands over now.

@@ -1,14 +1,19 @@
 #pragma once
-// The journaling of a session's finished runs: the runs finished since the last flush, which of
+// The journaling of a session's finished runs: the runs finished since the last write, which of
 // them the sink has had already (RunSink::add_runs, while the device still runs the next run),
-// and the hand-over of each flush's runs with their records. With a collector whose flushes are
+// when the next write is due, the hand-over of each write's runs with their records and the
+// kernel-count check of those runs. With a collector whose flushes are
 // not complete (the range profiler decodes in batches), a run waits here until its records
 // arrive, so that every journal line holds its runs' records and a journal cut after any line
 // resumes right (the runs it lacks are measured again).
 
+#include <chrono>
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "core/kernel_count_check.hpp"
 #include "core/kernel_record.hpp"
 #include "core/run_sink.hpp"
 #include "kscope/results.hpp"
@@ -17,11 +22,23 @@ namespace kscope {
 
 class RunRecorder {
  public:
-  /// `sink` may be null (no journal). `complete_flushes`: Collector::flush_is_complete, every
-  /// flush hands over every record of the runs finished so far. Otherwise the records come as
-  /// Collector::flush promises then: whole runs, in the order they ran.
-  explicit RunRecorder(RunSink* sink = nullptr, bool complete_flushes = true)
-      : sink_(sink), complete_(complete_flushes) {}
+  /// How a recorder hands runs over and checks them.
+  struct Rules {
+    /// Collector::flush_is_complete: every flush hands over every record of the runs finished
+    /// so far. Otherwise the records come as Collector::flush promises then: whole runs, in the
+    /// order they ran.
+    bool complete_flushes = true;
+    bool every_config = false;  ///< a write is due at every config's end (on_config_error "skip")
+    /// With complete flushes: the kernel-count rules each write's runs are checked against, with
+    /// the ignore list (whose owner outlives the recorder); none: not checked.
+    std::optional<KernelCountCheck> counts;
+    const std::vector<std::string>* ignore_kernel_list = nullptr;
+  };
+
+  /// `sink` may be null (no journal).
+  RunRecorder(RunSink* sink, Rules rules);
+  /// Complete flushes, no kernel-count rules.
+  explicit RunRecorder(RunSink* sink = nullptr) : RunRecorder(sink, Rules{}) {}
 
   /// A measured run finished.
   void add(RunLog run) { finished_.push_back(std::move(run)); }
@@ -30,6 +47,9 @@ class RunRecorder {
   /// Hands the finished runs the sink has not had to it, to be encoded before their records
   /// arrive (RunSink::add_runs).
   void stage();
+  /// Whether a write is due: inside a config a second after the last one (append()), at a
+  /// config's end 0.1 s after it, or always with Rules::every_config.
+  [[nodiscard]] bool due(bool config_end) const;
   /// The runs finished since the last call, for the session's output. The sink gets those it
   /// has not had with the next append() or append_last(), or, with incomplete flushes, with the
   /// first of them that brings their records.
@@ -42,6 +62,9 @@ class RunRecorder {
   /// place (RunSink::append_last). With incomplete flushes every run left goes, with its
   /// records, copied (RunSink::append).
   void append_last(const KernelRecord* records, std::size_t count);
+  /// With complete flushes and kernel-count rules: checks the finished ones of `runs` (those of
+  /// take()) and `records` against them; throws ExtractionError at the first run that breaks one.
+  void check(const std::vector<KernelRecord>& records, const std::vector<RunLog>& runs);
   /// Options::adaptive: config `stop.config` took its last run (RunSink::config_stopped). The
   /// sink has it once it has the config's runs.
   void stop(const ConfigStop& stop);
@@ -56,7 +79,8 @@ class RunRecorder {
   void release_stops();
 
   RunSink* sink_;
-  bool complete_;
+  Rules rules_;
+  std::chrono::steady_clock::time_point last_write_;  // of the last append()
   std::vector<RunLog> finished_;  // since the last take()
   std::size_t staged_ = 0;        // how many of them the sink has had
   std::vector<RunLog> unstaged_;  // the last take()'s runs the sink has not had

@@ -5,22 +5,12 @@
 #include <exception>
 
 #include "core/annotation_registry.hpp"
-#include "core/annotation_runs.hpp"
 #include "core/extraction.hpp"
 #include "core/progress.hpp"
-#include "core/sort_if_needed.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
 namespace {
-// Finished runs reach the journal at least once a second, and after every config that ends at
-// least kConfigFlushGap after the previous write. Every write forces CUPTI to hand over its
-// buffers, which cost about 0.6 ms of host time on the H200 (the flush itself and a slower next
-// launch): after every config of a sweep of short configs that more than doubled the sweep's
-// wall time, so configs shorter than the gap share a write.
-constexpr auto kJournalInterval = std::chrono::seconds(1);
-constexpr auto kConfigFlushGap = std::chrono::milliseconds(100);
-
 // While run() runs: its info collectors are the Session's, and the registry's entry hook calls
 // them and then the run environment (the cache flush, last, right before the region opens).
 class RegionEntry {
@@ -189,25 +179,6 @@ void Session::stage_runs(Output& out) {
   recorder_.stage();
 }
 
-void Session::check_kernel_counts(const std::vector<KernelRecord>& records,
-                                  const std::vector<RunLog>& runs) {
-  if (!counts_ || !ignore_kernel_list_ || !collector_.flush_is_complete()) return;
-  // Only the runs that finished: the records of a run that failed (on_config_error "skip")
-  // belong to a config that is dropped. The logs come in the order of their runs.
-  std::vector<RunId> finished;
-  finished.reserve(runs.size());
-  for (const auto& log : runs) finished.push_back(log.run);
-  stable_sort_if_needed(finished, [](const RunId& a, const RunId& b) { return a < b; });
-  for (auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) {
-    a.order.erase(std::remove_if(a.order.begin(), a.order.end(),
-                                 [&](const RunId& r) {
-                                   return !std::binary_search(finished.begin(), finished.end(), r);
-                                 }),
-                  a.order.end());
-    counts_->check(a);
-  }
-}
-
 void Session::keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records) {
   for (auto& log : runs) out.runs.push_back(std::move(log));
   for (auto& r : records) out.records.push_back(std::move(r));
@@ -220,10 +191,9 @@ void Session::flush_to_sink(Output& out) {
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
   std::vector<RunLog> runs = recorder_.take();
   recorder_.append(records);  // before the check: the journal keeps what broke the rules
-  check_kernel_counts(records, runs);
+  recorder_.check(records, runs);
   keep(out, std::move(runs), std::move(records));
   phases_.lap(SessionPhases::kJournal);
-  last_write_ = std::chrono::steady_clock::now();
 }
 
 void Session::end_tool(Output& out) {
@@ -234,7 +204,7 @@ void Session::end_tool(Output& out) {
   take_phases(out);
   std::vector<RunLog> runs = recorder_.take();
   try {
-    check_kernel_counts(records, runs);
+    recorder_.check(records, runs);
   } catch (...) {
     recorder_.append(records);  // the journal keeps them
     throw;
@@ -252,15 +222,13 @@ void Session::end_tool(Output& out) {
   }
 }
 
-void Session::reset(const Options& opt, const std::vector<Config>& configs) {
+void Session::reset(const Options& opt) {
   skip_failures_ = opt.on_config_error == "skip";
   warned_left_open_ = false;
   phases_ = SessionPhases{};
-  counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
-  ignore_kernel_list_ = &opt.ignore_kernel_list;
 }
 
-void Session::begin_tool(const SessionInfo& info) {
+void Session::begin_tool(const SessionInfo& info, const std::vector<Config>& configs) {
   try {
     collector_.begin(info);
     step("tool begin");
@@ -271,7 +239,13 @@ void Session::begin_tool(const SessionInfo& info) {
   }
   // After begin(): the cupti tool picks its measurement path there, and with it whether its
   // flushes are complete.
-  recorder_ = RunRecorder(sink_, collector_.flush_is_complete());
+  const Options& opt = *info.options;
+  RunRecorder::Rules rules;
+  rules.complete_flushes = collector_.flush_is_complete();
+  rules.every_config = skip_failures_;
+  rules.counts.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
+  rules.ignore_kernel_list = &opt.ignore_kernel_list;
+  recorder_ = RunRecorder(sink_, std::move(rules));
 }
 
 void Session::start_config(std::size_t c, std::size_t configs, const Config& config,
@@ -290,9 +264,7 @@ void Session::run_fixed(const Config& config, Sweep& sweep) {
     recorder_.add(execute(RunId{config.index(), static_cast<std::size_t>(r), false}, config,
                           sweep.fn));
     sweep.progress.run_done();
-    if (std::chrono::steady_clock::now() - last_write_ >= kJournalInterval) {
-      flush_to_sink(sweep.out);
-    }
+    if (recorder_.due(false)) flush_to_sink(sweep.out);
   }
 }
 
@@ -326,9 +298,7 @@ bool Session::run_config(std::size_t c, std::size_t configs, const Config& confi
   }
   // With on_config_error "skip" every config is journaled as it ends: a later config's
   // faulting kernel loses the device and with it whatever the tool had not handed over.
-  if (skip_failures_ || std::chrono::steady_clock::now() - last_write_ >= kConfigFlushGap) {
-    flush_to_sink(sweep.out);
-  }
+  if (recorder_.due(true)) flush_to_sink(sweep.out);
   return !stops_after_config();
 }
 
@@ -371,20 +341,19 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
                              const Benchmark& fn) {
   const Options& opt = *info.options;
   Output out;
-  reset(opt, configs);
+  reset(opt);
   InfoCollection info_collection(opt.info_collectors, log_);
   const RegionEntry region_entry(info_collection, &info_, env_, phases_);
   const CurrentOutput current(out_, out);
   info_collection.collect_once();
   step("session set-up");
-  begin_tool(info);
+  begin_tool(info, configs);
   // Adaptive runs: a config counts as one run in the progress line (its run count is not known).
   const int runs_per_config = (opt.adaptive.enabled ? 1 : opt.runs) + opt.warmup_runs;
   reserve_output(out, configs.size() * static_cast<std::size_t>(runs_per_config));
   Progress progress(log_, configs.size(), static_cast<std::size_t>(runs_per_config));
   Sweep sweep{opt, fn, out, progress, info_collection};
-  last_write_ = std::chrono::steady_clock::now();
-  const auto loop_start = last_write_;
+  const auto loop_start = std::chrono::steady_clock::now();
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
       if (!run_config(c, configs.size(), configs[c], sweep)) break;

@@ -12,7 +12,6 @@
 #include "core/collector.hpp"
 #include "core/config_failure.hpp"
 #include "core/info_collection.hpp"
-#include "core/kernel_count_check.hpp"
 #include "core/session_phases.hpp"
 #include "core/step_times.hpp"
 #include "core/logger.hpp"
@@ -72,10 +71,11 @@ class Session {
     InfoCollection& info;
   };
   /// Resets what one run() keeps.
-  void reset(const Options& opt, const std::vector<Config>& configs);
+  void reset(const Options& opt);
   /// The collector's begin(); if it throws, the journal is closed with the reason. Then the
-  /// recorder for this run(), as complete as the collector's flushes.
-  void begin_tool(const SessionInfo& info);
+  /// recorder for this run(): as complete as the collector's flushes, with the kernel-count
+  /// rules of `configs`.
+  void begin_tool(const SessionInfo& info, const std::vector<Config>& configs);
   /// One config's warm-up and measured runs. Returns false when the sweep ends after it.
   bool run_config(std::size_t c, std::size_t configs, const Config& config, Sweep& sweep);
   /// Its box, progress line and CONFIG info collectors.
@@ -113,9 +113,6 @@ class Session {
   void end_tool(Output& out);
   /// Moves `runs` and `records` into `out`.
   static void keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records);
-  /// With a collector whose flushes are complete: checks the kernel-count rules on the runs of
-  /// `runs` (ExtractionError).
-  void check_kernel_counts(const std::vector<KernelRecord>& records, const std::vector<RunLog>& runs);
   /// Hands the finished runs not handed yet to the sink (RunSink::add_runs) with their phases.
   void stage_runs(Output& out);
   /// Warns, once per run(), when the benchmark returned with `annotation` still open.
@@ -132,15 +129,12 @@ class Session {
   RunSink* sink_;
   const Logger& log_;
   RunRecorder recorder_;             // the finished runs on their way to the sink
-  std::chrono::steady_clock::time_point last_write_;  // of finished runs to the sink
   Output* out_ = nullptr;            // what the run() in progress returns
   SessionPhases phases_;
   InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"
   bool warned_left_open_ = false;   // warn_if_left_open said it in this run()
   std::function<bool()> after_config_;
-  std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
-  const std::vector<std::string>* ignore_kernel_list_ = nullptr;
   StepTimes* steps_ = nullptr;
 };
 

@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "kscope/errors.hpp"
 
 namespace kscope {
 namespace {
@@ -18,10 +21,11 @@ RunLog run_log(std::size_t config, std::size_t run) {
   return log;
 }
 
-KernelRecord record_of(std::size_t config, std::size_t run) {
+KernelRecord record_of(std::size_t config, std::size_t run, const std::string& kernel = "k") {
   KernelRecord k;
   k.run = RunId{config, run, false};
-  k.kernel = "k";
+  k.annotation = "a";
+  k.kernel = kernel;
   return k;
 }
 
@@ -62,6 +66,13 @@ class LineSink : public RunSink {
     return s;
   }
 };
+
+// A collector decoding in batches: its flushes are not complete.
+RunRecorder::Rules in_batches() {
+  RunRecorder::Rules rules;
+  rules.complete_flushes = false;
+  return rules;
+}
 
 std::vector<std::string> names(const std::vector<RunLog>& runs) {
   std::vector<std::string> out;
@@ -135,10 +146,50 @@ TEST(RunRecorderTest, AStopReachesTheSinkAfterItsRuns) {
   EXPECT_EQ(sink.events, (std::vector<std::string>{"append 2.0 | 2.0", "stop 2"}));
 }
 
+TEST(RunRecorderTest, AWriteIsDueAtEveryConfigsEndOnlyWhenAskedOrAfterTheGap) {
+  RunRecorder::Rules rules;
+  rules.every_config = true;
+  const RunRecorder every(nullptr, std::move(rules));
+  EXPECT_TRUE(every.due(true));
+  EXPECT_FALSE(every.due(false));  // inside a config: a second after the last write
+  const RunRecorder gap(nullptr);
+  EXPECT_FALSE(gap.due(true));  // a config that ends within 0.1 s shares the next write
+}
+
+// Config 0's runs launch one kernel, config 1's run 0 two: the second rule breaks there.
+RunRecorder::Rules counted(const std::vector<std::string>& ignore, bool complete) {
+  RunRecorder::Rules rules;
+  rules.complete_flushes = complete;
+  rules.counts.emplace(false, std::vector<std::string>{"n=1", "n=2"});
+  rules.ignore_kernel_list = &ignore;
+  return rules;
+}
+
+std::vector<RunLog> entered(std::vector<RunLog> runs) {
+  for (auto& r : runs) r.entered = {"a"};
+  return runs;
+}
+
+TEST(RunRecorderTest, WithCompleteFlushesTheRunsOfAWriteAreCheckedAgainstTheKernelCountRules) {
+  const std::vector<std::string> ignore;
+  RunRecorder recorder(nullptr, counted(ignore, true));
+  const std::vector<RunLog> first = entered({run_log(0, 0), run_log(0, 1)});
+  EXPECT_NO_THROW(recorder.check({record_of(0, 0), record_of(0, 1)}, first));
+  const std::vector<RunLog> second = entered({run_log(1, 0)});
+  EXPECT_THROW(recorder.check({record_of(1, 0), record_of(1, 0, "k2")}, second), ExtractionError);
+}
+
+TEST(RunRecorderTest, WithIncompleteFlushesNothingIsCheckedBeforeTheSweepEnds) {
+  const std::vector<std::string> ignore;
+  RunRecorder recorder(nullptr, counted(ignore, false));
+  const std::vector<RunLog> runs = entered({run_log(1, 0)});
+  EXPECT_NO_THROW(recorder.check({record_of(1, 0), record_of(1, 0, "k2")}, runs));
+}
+
 // Incomplete flushes: runs 0.0 and 0.1 finished, the flush brought 0.0's records only.
 TEST(RunRecorderBatchTest, ARunWaitsForItsRecordsAndGoesWithThem) {
   LineSink sink;
-  RunRecorder recorder(&sink, false);
+  RunRecorder recorder(&sink, in_batches());
   recorder.add(run_log(0, 0));
   recorder.add(run_log(0, 1));
   EXPECT_FALSE(recorder.has_unstaged());  // nothing goes ahead of its records
@@ -154,7 +205,7 @@ TEST(RunRecorderBatchTest, ARunWaitsForItsRecordsAndGoesWithThem) {
 
 TEST(RunRecorderBatchTest, TheRunsBeforeTheLastOneWithARecordAreCompleteInTheOrderTheyRan) {
   LineSink sink;
-  RunRecorder recorder(&sink, false);
+  RunRecorder recorder(&sink, in_batches());
   for (const std::size_t config : {5, 2, 7}) recorder.add(run_log(config, 0));  // a shard's order
   (void)recorder.take();
   recorder.append({record_of(2, 0)});  // 5.0 launched no kernel; 7.0 is not decoded yet
@@ -163,7 +214,7 @@ TEST(RunRecorderBatchTest, TheRunsBeforeTheLastOneWithARecordAreCompleteInTheOrd
 
 TEST(RunRecorderBatchTest, TheLastAppendHandsOverEveryRunLeftWithACopyOfTheRecords) {
   LineSink sink;
-  RunRecorder recorder(&sink, false);
+  RunRecorder recorder(&sink, in_batches());
   recorder.add(run_log(0, 0));
   recorder.add(run_log(0, 1));
   (void)recorder.take();
@@ -176,7 +227,7 @@ TEST(RunRecorderBatchTest, TheLastAppendHandsOverEveryRunLeftWithACopyOfTheRecor
 
 TEST(RunRecorderBatchTest, AStopWaitsForTheRunsOfItsConfig) {
   LineSink sink;
-  RunRecorder recorder(&sink, false);
+  RunRecorder recorder(&sink, in_batches());
   recorder.add(run_log(0, 0));
   (void)recorder.take();
   recorder.append({});

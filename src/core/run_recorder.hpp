@@ -2,15 +2,16 @@
 // The journaling of a session's finished runs: the runs finished since the last write, which of
 // them the sink has had already (RunSink::add_runs, while the device still runs the next run),
 // when the next write is due, the hand-over of each write's runs with their records and the
-// kernel-count check of those runs. With a collector whose flushes are
-// not complete (the range profiler decodes in batches), a run waits here until its records
-// arrive, so that every journal line holds its runs' records and a journal cut after any line
-// resumes right (the runs it lacks are measured again).
+// kernel-count check of those runs. With a collector whose flushes are not complete (the range
+// profiler decodes in batches), a run waits here until its records arrive, so that every journal
+// line holds its runs' records and a journal cut after any line resumes right (the runs it
+// lacks are measured again).
 
 #include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kernel_count_check.hpp"
@@ -85,7 +86,8 @@ class RunRecorder {
   std::size_t staged_ = 0;        // how many of them the sink has had
   std::vector<RunLog> unstaged_;  // the last take()'s runs the sink has not had
   bool took_runs_ = false;        // the last take() returned runs
-  // Incomplete flushes: what waits for the records of its runs (those runs, in run order).
+  // Incomplete flushes: what waits for the records of its runs (those runs, in the order they
+  // ran).
   std::vector<RunLog> held_runs_;
   std::vector<ConfigStop> held_stops_;
 };

@@ -11,13 +11,11 @@
 
 namespace kscope {
 namespace {
-// While run() runs: its info collectors are the Session's, and the registry's entry hook calls
-// them and then the run environment (the cache flush, last, right before the region opens).
+// While run() runs, the registry's entry hook calls its info collectors and then the run
+// environment (the cache flush, last, right before the region opens).
 class RegionEntry {
  public:
-  RegionEntry(InfoCollection& info, InfoCollection** slot, RunEnvironment& env, SessionPhases& phases)
-      : slot_(slot) {
-    *slot_ = &info;
+  RegionEntry(InfoCollection& info, RunEnvironment& env, SessionPhases& phases) {
     AnnotationRegistry::instance().set_entry_hook([&info, &env, &phases](const std::string& name) {
       const auto t0 = std::chrono::steady_clock::now();
       if (!info.empty()) info.enter_annotation(name);
@@ -25,15 +23,9 @@ class RegionEntry {
       phases.add(SessionPhases::kRegionEntry, t0, std::chrono::steady_clock::now(), name);
     });
   }
-  ~RegionEntry() {
-    AnnotationRegistry::instance().set_entry_hook({});
-    *slot_ = nullptr;
-  }
+  ~RegionEntry() { AnnotationRegistry::instance().set_entry_hook({}); }
   RegionEntry(const RegionEntry&) = delete;             // non-copyable
   RegionEntry& operator=(const RegionEntry&) = delete;  // non-copyable
-
- private:
-  InfoCollection** slot_;
 };
 
 // Room up front for what `runs` executions keep (a run log, a record per kernel and about eight
@@ -49,18 +41,6 @@ void reserve_output(Session::Output& out, std::size_t runs) {
   out.phases.reserve(kSpansPerRun * runs);
 }
 
-// While run() runs: `slot` points to what it returns (the staging inside execute() adds phases).
-class CurrentOutput {
- public:
-  CurrentOutput(Session::Output*& slot, Session::Output& out) : slot_(slot) { slot_ = &out; }
-  ~CurrentOutput() { slot_ = nullptr; }
-  CurrentOutput(const CurrentOutput&) = delete;             // non-copyable
-  CurrentOutput& operator=(const CurrentOutput&) = delete;  // non-copyable
-
- private:
-  Session::Output*& slot_;
-};
-
 // Thrown by Session::execute when the benchmark failed with on_config_error "skip" and the run
 // was ended cleanly; the config loop records it and goes on.
 struct FailedRun {
@@ -72,18 +52,17 @@ Session::Session(Collector& collector, RunEnvironment& environment, RunSink* sin
                  const Logger& log)
     : collector_(collector), env_(environment), sink_(sink), log_(log) {}
 
-RunLog Session::execute(const RunId& run, const Config& config, const Benchmark& fn) {
+RunLog Session::execute(const RunId& run, const Config& config, Sweep& sweep) {
   const int passes = run.warmup ? 1 : collector_.passes_per_run();
   RunLog first;
   for (int pass = 0; pass < passes; ++pass) {
-    RunLog log = execute_pass(run, pass, config, fn);
+    RunLog log = execute_pass(run, pass, config, sweep);
     if (pass == 0) first = std::move(log);
   }
   return first;
 }
 
-RunLog Session::execute_pass(const RunId& run, int pass, const Config& config,
-                             const Benchmark& fn) {
+RunLog Session::execute_pass(const RunId& run, int pass, const Config& config, Sweep& sweep) {
   auto& registry = AnnotationRegistry::instance();
   // Info collectors: RUN ones before the tool saves or restores device memory, the thermal
   // guard and the cache flushes (at region entry), so that their work cannot disturb the
@@ -91,7 +70,7 @@ RunLog Session::execute_pass(const RunId& run, int pass, const Config& config,
   const bool collect = !run.warmup && pass == 0;
   phases_.set_run(run, pass);
   phases_.start();
-  if (collect) info_->start_run(config);
+  if (collect) sweep.info.start_run(config);
   collector_.prepare_pass(run, pass);
   env_.before_run(run);
   phases_.lap(SessionPhases::kEnvironmentBefore);
@@ -99,23 +78,23 @@ RunLog Session::execute_pass(const RunId& run, int pass, const Config& config,
   collector_.before_run(run, pass);
   phases_.lap(SessionPhases::kToolBefore);
   try {
-    fn(config);
+    sweep.fn(config);
   } catch (...) {
-    fail_pass(run, pass, config);
+    fail_pass(run, pass, config, sweep.info);
   }
   phases_.lap(SessionPhases::kBenchmark);
   // What the benchmark launched still runs on the device: the earlier runs go to the journal's
   // thread meanwhile, before the synchronisation waits for it, so that handing them over costs
   // nothing on kernels longer than the hand-over, and their encoding overlaps the next runs
   // instead of adding to the next write.
-  if (out_) stage_runs(*out_);
+  stage_runs(sweep.out);
   phases_.lap_tally(SessionPhases::kStaging);
   env_.synchronize();
   phases_.lap(SessionPhases::kSynchronize);
   collector_.after_run(run, pass);
   warn_if_left_open(registry.current_name(), run, config);
   RunLog log = registry.finish_run();
-  if (collect) info_->finish_run(&log);
+  if (collect) sweep.info.finish_run(&log);
   phases_.lap(SessionPhases::kToolAfter);
   env_.after_run(run);
   phases_.lap(SessionPhases::kEnvironmentAfter);
@@ -123,8 +102,8 @@ RunLog Session::execute_pass(const RunId& run, int pass, const Config& config,
   return log;
 }
 
-void Session::fail_pass(const RunId& run, int pass, const Config& config) {
-  info_->finish_run(nullptr);
+void Session::fail_pass(const RunId& run, int pass, const Config& config, InfoCollection& info) {
+  info.finish_run(nullptr);
   (void)AnnotationRegistry::instance().finish_run();
   const std::exception_ptr error = std::current_exception();
   try {
@@ -262,7 +241,7 @@ void Session::start_config(std::size_t c, std::size_t configs, const Config& con
 void Session::run_fixed(const Config& config, Sweep& sweep) {
   for (int r = 0; r < sweep.opt.runs; ++r) {
     recorder_.add(execute(RunId{config.index(), static_cast<std::size_t>(r), false}, config,
-                          sweep.fn));
+                          sweep));
     sweep.progress.run_done();
     if (recorder_.due(false)) flush_to_sink(sweep.out);
   }
@@ -283,7 +262,7 @@ bool Session::run_config(std::size_t c, std::size_t configs, const Config& confi
   start_config(c, configs, config, sweep);
   try {
     for (int w = 0; w < sweep.opt.warmup_runs; ++w) {
-      (void)execute(RunId{config.index(), static_cast<std::size_t>(w), true}, config, sweep.fn);
+      (void)execute(RunId{config.index(), static_cast<std::size_t>(w), true}, config, sweep);
       sweep.progress.run_done();
     }
     // runs="auto": batches until the stopping rule stops them (session_adaptive.cpp).
@@ -343,8 +322,7 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   Output out;
   reset(opt);
   InfoCollection info_collection(opt.info_collectors, log_);
-  const RegionEntry region_entry(info_collection, &info_, env_, phases_);
-  const CurrentOutput current(out_, out);
+  const RegionEntry region_entry(info_collection, env_, phases_);
   info_collection.collect_once();
   step("session set-up");
   begin_tool(info, configs);

@@ -97,13 +97,14 @@ class Session {
   /// the output's records).
   void close_failed(const std::string& error);
   /// One run: every pass of it; returns the first pass's log.
-  RunLog execute(const RunId& run, const Config& config, const Benchmark& fn);
+  RunLog execute(const RunId& run, const Config& config, Sweep& sweep);
   /// One execution of the benchmark with everything around it (docs/architecture.md, "Per-run
   /// and per-region order").
-  RunLog execute_pass(const RunId& run, int pass, const Config& config, const Benchmark& fn);
+  RunLog execute_pass(const RunId& run, int pass, const Config& config, Sweep& sweep);
   /// Inside the handler of the benchmark's exception: ends the run and rethrows it, or with
   /// on_config_error "skip" throws the config's failure (FailedRun).
-  [[noreturn]] void fail_pass(const RunId& run, int pass, const Config& config);
+  [[noreturn]] void fail_pass(const RunId& run, int pass, const Config& config,
+                              InfoCollection& info);
   void end_failed_run(const RunId& run, int pass, const Config& config,
                       const ConfigFailure& failure);
   /// Journals the runs finished since the last write with the records the tool hands over now.
@@ -128,10 +129,8 @@ class Session {
   RunEnvironment& env_;
   RunSink* sink_;
   const Logger& log_;
-  RunRecorder recorder_;             // the finished runs on their way to the sink
-  Output* out_ = nullptr;            // what the run() in progress returns
+  RunRecorder recorder_;            // the finished runs on their way to the sink
   SessionPhases phases_;
-  InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"
   bool warned_left_open_ = false;   // warn_if_left_open said it in this run()
   std::function<bool()> after_config_;

@@ -66,7 +66,7 @@ void Session::run_adaptive(const Config& config, Sweep& sweep) {
   std::size_t batch = rule.first_batch();
   for (;;) {
     for (std::size_t i = 0; i < batch; ++i) {
-      recorder_.add(execute(RunId{c, runs++, false}, config, sweep.fn));
+      recorder_.add(execute(RunId{c, runs++, false}, config, sweep));
     }
     flush_to_sink(sweep.out);  // the batch's values, and the journal keeps them
     const double elapsed =

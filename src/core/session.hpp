@@ -110,7 +110,7 @@ class Session {
   /// Journals the runs finished since the last write with the records the tool hands over now.
   void flush_to_sink(Output& out);
   /// The session's last write: the tool's end() and the last records, which the journal reads
-  /// where `out` keeps them (RunSink::append_last).
+  /// where `out` keeps them (RunSink::append_last; a copy with incomplete flushes).
   void end_tool(Output& out);
   /// Moves `runs` and `records` into `out`.
   static void keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records);

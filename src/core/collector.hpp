@@ -55,7 +55,10 @@ class Collector {
   /// Whether flush() hands over every record of every run completed so far, so that the Session
   /// can check finished runs against the kernel-count rules at once. Collectors that decode in
   /// batches (the range profiler) or deliver nothing until end() say false; their runs are
-  /// checked when the session ends.
+  /// checked when the session ends. Such a flush() hands over whole runs in the order they ran:
+  /// a run's records arrive together, and never before those of the runs that ran before it.
+  /// The Session journals a finished run once a record of it or of a later run has arrived
+  /// (core/run_recorder.hpp), so a run without kernels waits for the next run that has some.
   [[nodiscard]] virtual bool flush_is_complete() const { return false; }
   /// After the last run: stop tracing and hand over the remaining records.
   [[nodiscard]] virtual std::vector<KernelRecord> end() = 0;

@@ -15,7 +15,8 @@ class RunSink {
  public:
   virtual ~RunSink() = default;
   /// Finished runs handed over before their records arrive: a journal encodes them now and
-  /// writes them with the next append(), never without their records.
+  /// writes them with the next append(), never without their records. Only runs whose records
+  /// that append brings come this way (a collector's complete flushes: core/run_recorder.hpp).
   virtual void add_runs(std::vector<RunLog> runs) = 0;
   /// Appends finished runs (with those of add_runs since the last append) and their records.
   /// A journal writes them on its own thread, in order, at once (JournalWriter::finish waits).

@@ -5,29 +5,17 @@
 #include <exception>
 
 #include "core/annotation_registry.hpp"
-#include "core/annotation_runs.hpp"
 #include "core/extraction.hpp"
 #include "core/progress.hpp"
-#include "core/sort_if_needed.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
 namespace {
-// Finished runs reach the journal at least once a second, and after every config that ends at
-// least kConfigFlushGap after the previous write. Every write forces CUPTI to hand over its
-// buffers, which cost about 0.6 ms of host time on the H200 (the flush itself and a slower next
-// launch): after every config of a sweep of short configs that more than doubled the sweep's
-// wall time, so configs shorter than the gap share a write.
-constexpr auto kJournalInterval = std::chrono::seconds(1);
-constexpr auto kConfigFlushGap = std::chrono::milliseconds(100);
-
-// While run() runs: its info collectors are the Session's, and the registry's entry hook calls
-// them and then the run environment (the cache flush, last, right before the region opens).
+// While run() runs, the registry's entry hook calls its info collectors and then the run
+// environment (the cache flush, last, right before the region opens).
 class RegionEntry {
  public:
-  RegionEntry(InfoCollection& info, InfoCollection** slot, RunEnvironment& env, SessionPhases& phases)
-      : slot_(slot) {
-    *slot_ = &info;
+  RegionEntry(InfoCollection& info, RunEnvironment& env, SessionPhases& phases) {
     AnnotationRegistry::instance().set_entry_hook([&info, &env, &phases](const std::string& name) {
       const auto t0 = std::chrono::steady_clock::now();
       if (!info.empty()) info.enter_annotation(name);
@@ -35,15 +23,9 @@ class RegionEntry {
       phases.add(SessionPhases::kRegionEntry, t0, std::chrono::steady_clock::now(), name);
     });
   }
-  ~RegionEntry() {
-    AnnotationRegistry::instance().set_entry_hook({});
-    *slot_ = nullptr;
-  }
+  ~RegionEntry() { AnnotationRegistry::instance().set_entry_hook({}); }
   RegionEntry(const RegionEntry&) = delete;             // non-copyable
   RegionEntry& operator=(const RegionEntry&) = delete;  // non-copyable
-
- private:
-  InfoCollection** slot_;
 };
 
 // Room up front for what `runs` executions keep (a run log, a record per kernel and about eight
@@ -70,61 +52,70 @@ Session::Session(Collector& collector, RunEnvironment& environment, RunSink* sin
                  const Logger& log)
     : collector_(collector), env_(environment), sink_(sink), log_(log) {}
 
-RunLog Session::execute(const RunId& run, const Config& config, const Benchmark& fn) {
-  auto& registry = AnnotationRegistry::instance();
+RunLog Session::execute(const RunId& run, const Config& config, Sweep& sweep) {
   const int passes = run.warmup ? 1 : collector_.passes_per_run();
   RunLog first;
   for (int pass = 0; pass < passes; ++pass) {
-    // Info collectors: RUN ones before the tool saves or restores device memory, the thermal
-    // guard and the cache flushes (at region entry), so that their work cannot disturb the
-    // measured run; ANNOTATION ones only in the first pass of measured runs.
-    const bool collect = !run.warmup && pass == 0;
-    phases_.set_run(run, pass);
-    phases_.start();
-    if (collect) info_->start_run(config);
-    collector_.prepare_pass(run, pass);
-    env_.before_run(run);
-    phases_.lap(SessionPhases::kEnvironmentBefore);
-    registry.start_run(run);
-    collector_.before_run(run, pass);
-    phases_.lap(SessionPhases::kToolBefore);
-    try {
-      fn(config);
-    } catch (...) {
-      info_->finish_run(nullptr);
-      (void)registry.finish_run();
-      const std::exception_ptr error = std::current_exception();
-      try {
-        std::rethrow_exception(error);
-      } catch (const SweepInterrupted&) {
-        throw;
-      } catch (...) {
-        if (!skip_failures_) throw;
-      }
-      ConfigFailure failure = failure_of(error, run);
-      end_failed_run(run, pass, config, failure);
-      throw FailedRun{std::move(failure)};
-    }
-    phases_.lap(SessionPhases::kBenchmark);
-    // What the benchmark launched still runs on the device: the earlier runs go to the journal's
-    // thread meanwhile, before the synchronisation waits for it, so that handing them over costs
-    // nothing on kernels longer than the hand-over, and their encoding overlaps the next runs
-    // instead of adding to the next write.
-    if (out_) stage_runs(*out_);
-    phases_.lap_tally(SessionPhases::kStaging);
-    env_.synchronize();
-    phases_.lap(SessionPhases::kSynchronize);
-    collector_.after_run(run, pass);
-    warn_if_left_open(registry.current_name(), run, config);
-    RunLog log = registry.finish_run();
-    if (collect) info_->finish_run(&log);
-    phases_.lap(SessionPhases::kToolAfter);
-    env_.after_run(run);
-    phases_.lap(SessionPhases::kEnvironmentAfter);
-    phases_.count_run();
+    RunLog log = execute_pass(run, pass, config, sweep);
     if (pass == 0) first = std::move(log);
   }
   return first;
+}
+
+RunLog Session::execute_pass(const RunId& run, int pass, const Config& config, Sweep& sweep) {
+  auto& registry = AnnotationRegistry::instance();
+  // Info collectors: RUN ones before the tool saves or restores device memory, the thermal
+  // guard and the cache flushes (at region entry), so that their work cannot disturb the
+  // measured run; ANNOTATION ones only in the first pass of measured runs.
+  const bool collect = !run.warmup && pass == 0;
+  phases_.set_run(run, pass);
+  phases_.start();
+  if (collect) sweep.info.start_run(config);
+  collector_.prepare_pass(run, pass);
+  env_.before_run(run);
+  phases_.lap(SessionPhases::kEnvironmentBefore);
+  registry.start_run(run);
+  collector_.before_run(run, pass);
+  phases_.lap(SessionPhases::kToolBefore);
+  try {
+    sweep.fn(config);
+  } catch (...) {
+    fail_pass(run, pass, config, sweep.info);
+  }
+  phases_.lap(SessionPhases::kBenchmark);
+  // What the benchmark launched still runs on the device: the earlier runs go to the journal's
+  // thread meanwhile, before the synchronisation waits for it, so that handing them over costs
+  // nothing on kernels longer than the hand-over, and their encoding overlaps the next runs
+  // instead of adding to the next write.
+  stage_runs(sweep.out);
+  phases_.lap_tally(SessionPhases::kStaging);
+  env_.synchronize();
+  phases_.lap(SessionPhases::kSynchronize);
+  collector_.after_run(run, pass);
+  warn_if_left_open(registry.current_name(), run, config);
+  RunLog log = registry.finish_run();
+  if (collect) sweep.info.finish_run(&log);
+  phases_.lap(SessionPhases::kToolAfter);
+  env_.after_run(run);
+  phases_.lap(SessionPhases::kEnvironmentAfter);
+  phases_.count_run();
+  return log;
+}
+
+void Session::fail_pass(const RunId& run, int pass, const Config& config, InfoCollection& info) {
+  info.finish_run(nullptr);
+  (void)AnnotationRegistry::instance().finish_run();
+  const std::exception_ptr error = std::current_exception();
+  try {
+    std::rethrow_exception(error);
+  } catch (const SweepInterrupted&) {
+    throw;
+  } catch (...) {
+    if (!skip_failures_) throw;
+  }
+  ConfigFailure failure = failure_of(error, run);
+  end_failed_run(run, pass, config, failure);
+  throw FailedRun{std::move(failure)};
 }
 
 void Session::warn_if_left_open(const std::string& annotation, const RunId& run,
@@ -161,186 +152,196 @@ void Session::end_failed_run(const RunId& run, int pass, const Config& config,
   env_.after_run(run);
 }
 
-std::vector<RunLog> Session::unstaged_runs() const {
-  return {pending_runs_.begin() + static_cast<std::ptrdiff_t>(staged_), pending_runs_.end()};
-}
-
 void Session::stage_runs(Output& out) {
-  if (!sink_ || staged_ == pending_runs_.size()) return;
+  if (!recorder_.has_unstaged()) return;
   take_phases(out);
-  sink_->add_runs(unstaged_runs());
-  staged_ = pending_runs_.size();
+  recorder_.stage();
 }
 
-void Session::check_kernel_counts(const std::vector<KernelRecord>& records,
-                                  const std::vector<RunLog>& runs) {
-  if (!counts_ || !ignore_kernel_list_ || !collector_.flush_is_complete()) return;
-  // Only the runs that finished: the records of a run that failed (on_config_error "skip")
-  // belong to a config that is dropped. The logs come in the order of their runs.
-  std::vector<RunId> finished;
-  finished.reserve(runs.size());
-  for (const auto& log : runs) finished.push_back(log.run);
-  stable_sort_if_needed(finished, [](const RunId& a, const RunId& b) { return a < b; });
-  for (auto& a : group_annotation_runs(records, runs, *ignore_kernel_list_)) {
-    a.order.erase(std::remove_if(a.order.begin(), a.order.end(),
-                                 [&](const RunId& r) {
-                                   return !std::binary_search(finished.begin(), finished.end(), r);
-                                 }),
-                  a.order.end());
-    counts_->check(a);
-  }
-}
-
-void Session::flush_to_sink(Output& out, bool final_records) {
-  phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
-  phases_.start();
-  std::vector<KernelRecord> records = final_records ? collector_.end() : collector_.flush();
-  if (final_records && steps_) steps_->lap("tool end");
-  take_phases(out);  // the runs' spans go with their line; this write's own span with the next
-  const bool write = sink_ && (!records.empty() || !pending_runs_.empty());
-  const std::vector<RunLog> unstaged = write ? unstaged_runs() : std::vector<RunLog>{};
-  std::vector<RunLog> runs;
-  runs.swap(pending_runs_);
-  staged_ = 0;
-  if (write && !final_records) sink_->append(unstaged, records);
-  try {
-    check_kernel_counts(records, runs);
-  } catch (...) {
-    if (write && final_records) sink_->append(unstaged, records);  // the journal keeps them
-    throw;
-  }
-  if (final_records && steps_) steps_->lap("kernel-count check");
-  const std::size_t first = out.records.size();
+void Session::keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records) {
   for (auto& log : runs) out.runs.push_back(std::move(log));
   for (auto& r : records) out.records.push_back(std::move(r));
+}
+
+void Session::flush_to_sink(Output& out) {
+  phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
+  phases_.start();
+  std::vector<KernelRecord> records = collector_.flush();
+  take_phases(out);  // the runs' spans go with their line; this write's own span with the next
+  std::vector<RunLog> runs = recorder_.take();
+  recorder_.append(records);  // before the check: the journal keeps what broke the rules
+  recorder_.check(records, runs);
+  keep(out, std::move(runs), std::move(records));
+  phases_.lap(SessionPhases::kJournal);
+}
+
+void Session::end_tool(Output& out) {
+  phases_.set_run(std::nullopt, 0);
+  phases_.start();
+  std::vector<KernelRecord> records = collector_.end();
+  step("tool end");
+  take_phases(out);
+  std::vector<RunLog> runs = recorder_.take();
+  try {
+    recorder_.check(records, runs);
+  } catch (...) {
+    recorder_.append(records);  // the journal keeps them
+    throw;
+  }
+  step("kernel-count check");
+  const std::size_t first = out.records.size();
+  keep(out, std::move(runs), std::move(records));
   // The last write reads its records where `out` keeps them, without a copy: nothing changes
   // them afterwards, and whoever ends `out` settles the journal first (run(), run_in_process).
-  if (write && final_records) {
-    sink_->append_last(unstaged, out.records.data() + first, out.records.size() - first);
-  }
+  recorder_.append_last(out.records.data() + first, out.records.size() - first);
   phases_.lap(SessionPhases::kJournal);
-  if (final_records && steps_) steps_->lap("last journal write");
-  if (final_records && log_.debug_enabled()) {
+  step("last journal write");
+  if (log_.debug_enabled()) {
     if (const std::string cost = collector_.cost_summary(); !cost.empty()) log_.debug(cost);
   }
+}
+
+void Session::reset(const Options& opt) {
+  skip_failures_ = opt.on_config_error == "skip";
+  warned_left_open_ = false;
+  phases_ = SessionPhases{};
+}
+
+void Session::begin_tool(const SessionInfo& info, const std::vector<Config>& configs) {
+  try {
+    collector_.begin(info);
+    step("tool begin");
+  } catch (const std::exception& e) {
+    collector_.abort();
+    if (sink_) sink_->close(e.what());
+    throw;
+  }
+  // After begin(): the cupti tool picks its measurement path there, and with it whether its
+  // flushes are complete.
+  const Options& opt = *info.options;
+  RunRecorder::Rules rules;
+  rules.complete_flushes = collector_.flush_is_complete();
+  rules.every_config = skip_failures_;
+  rules.counts.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
+  rules.ignore_kernel_list = &opt.ignore_kernel_list;
+  recorder_ = RunRecorder(sink_, std::move(rules));
+}
+
+void Session::start_config(std::size_t c, std::size_t configs, const Config& config,
+                           Sweep& sweep) {
+  const auto config_start = std::chrono::steady_clock::now();
+  if (log_.debug_enabled()) {
+    log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs), config.label());
+  }
+  sweep.progress.start_config(c, config.label());
+  sweep.info.collect_config(config);
+  phases_.tally(SessionPhases::kConfigStart, std::chrono::steady_clock::now() - config_start);
+}
+
+void Session::run_fixed(const Config& config, Sweep& sweep) {
+  for (int r = 0; r < sweep.opt.runs; ++r) {
+    recorder_.add(execute(RunId{config.index(), static_cast<std::size_t>(r), false}, config,
+                          sweep));
+    sweep.progress.run_done();
+    if (recorder_.due(false)) flush_to_sink(sweep.out);
+  }
+}
+
+void Session::record_failure(ConfigFailure failure, Sweep& sweep) {
+  // The config's runs so far stay in the journal (the failure line says they do not count);
+  // its remaining runs are not executed.
+  if (log_.debug_enabled()) log_.debug("config failed: " + describe(failure));
+  flush_to_sink(sweep.out);
+  if (sink_) sink_->append_failure(failure);
+  sweep.out.failures.push_back(std::move(failure));
+  sweep.progress.skip_config();
+}
+
+bool Session::run_config(std::size_t c, std::size_t configs, const Config& config,
+                         Sweep& sweep) {
+  start_config(c, configs, config, sweep);
+  try {
+    for (int w = 0; w < sweep.opt.warmup_runs; ++w) {
+      (void)execute(RunId{config.index(), static_cast<std::size_t>(w), true}, config, sweep);
+      sweep.progress.run_done();
+    }
+    // runs="auto": batches until the stopping rule stops them (session_adaptive.cpp).
+    if (sweep.opt.adaptive.enabled) {
+      run_adaptive(config, sweep);
+    } else {
+      run_fixed(config, sweep);
+    }
+  } catch (FailedRun& failed) {
+    record_failure(std::move(failed.failure), sweep);
+    return !stops_after_config();
+  }
+  // With on_config_error "skip" every config is journaled as it ends: a later config's
+  // faulting kernel loses the device and with it whatever the tool had not handed over.
+  if (recorder_.due(true)) flush_to_sink(sweep.out);
+  return !stops_after_config();
+}
+
+void Session::finish(Output& out, Progress& progress,
+                     std::chrono::steady_clock::time_point loop_start) {
+  progress.finish();
+  if (steps_) steps_->skip();  // the runs are no fixed cost
+  end_tool(out);
+  const auto loop_wall = std::chrono::steady_clock::now() - loop_start;
+  take_phases(out);  // the last journal write's own span
+  if (sink_) sink_->close("");
+  step("journal close");
+  if (log_.debug_enabled()) log_.debug(phases_.summary(loop_wall));
+}
+
+void Session::fail(Output& out, const std::string& error) {
+  // The log sink may be user code (Python's sys.stdout): never let it replace the error.
+  try {
+    if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
+  } catch (...) {
+  }
+  // Keep whatever was measured: the device may still be usable, so try to hand over the
+  // completed records before stopping the tool.
+  try {
+    env_.synchronize();
+    flush_to_sink(out);
+  } catch (...) {
+  }
+  close_failed(error);
+}
+
+void Session::close_failed(const std::string& error) {
+  collector_.abort();
+  if (!sink_) return;
+  sink_->close(error);
+  sink_->settle();  // it may read `out`'s records (append_last)
 }
 
 Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,
                              const Benchmark& fn) {
   const Options& opt = *info.options;
   Output out;
-  skip_failures_ = opt.on_config_error == "skip";
-  warned_left_open_ = false;
-  pending_runs_.clear();
-  staged_ = 0;
-  phases_ = SessionPhases{};
+  reset(opt);
   InfoCollection info_collection(opt.info_collectors, log_);
-  counts_.emplace(static_cast<bool>(opt.combine_kernel_metrics), config_labels(configs));
-  ignore_kernel_list_ = &opt.ignore_kernel_list;
-  const RegionEntry region_entry(info_collection, &info_, env_, phases_);
-  out_ = &out;
-  struct Unset {
-    Output*& slot;
-    ~Unset() { slot = nullptr; }
-  } unset_out{out_};
+  const RegionEntry region_entry(info_collection, env_, phases_);
   info_collection.collect_once();
-  if (steps_) steps_->lap("session set-up");
-  try {
-    collector_.begin(info);
-    if (steps_) steps_->lap("tool begin");
-  } catch (const std::exception& e) {
-    collector_.abort();
-    if (sink_) sink_->close(e.what());
-    throw;
-  }
+  step("session set-up");
+  begin_tool(info, configs);
   // Adaptive runs: a config counts as one run in the progress line (its run count is not known).
   const int runs_per_config = (opt.adaptive.enabled ? 1 : opt.runs) + opt.warmup_runs;
   reserve_output(out, configs.size() * static_cast<std::size_t>(runs_per_config));
   Progress progress(log_, configs.size(), static_cast<std::size_t>(runs_per_config));
-  auto last_flush = std::chrono::steady_clock::now();
-  const auto loop_start = last_flush;
+  Sweep sweep{opt, fn, out, progress, info_collection};
+  const auto loop_start = std::chrono::steady_clock::now();
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
-      const auto config_start = std::chrono::steady_clock::now();
-      const Config& config = configs[c];
-      const std::size_t index = config.index();
-      if (log_.debug_enabled()) {
-        log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs.size()),
-                 config.label());
-      }
-      progress.start_config(c, config.label());
-      info_collection.collect_config(config);
-      phases_.tally(SessionPhases::kConfigStart, std::chrono::steady_clock::now() - config_start);
-      try {
-        for (int w = 0; w < opt.warmup_runs; ++w) {
-          (void)execute(RunId{index, static_cast<std::size_t>(w), true}, config, fn);
-          progress.run_done();
-        }
-        // runs="auto": batches until the stopping rule stops them (session_adaptive.cpp).
-        if (opt.adaptive.enabled) last_flush = run_adaptive(index, config, fn, opt, out, progress);
-        for (int r = 0; !opt.adaptive.enabled && r < opt.runs; ++r) {
-          pending_runs_.push_back(
-              execute(RunId{index, static_cast<std::size_t>(r), false}, config, fn));
-          progress.run_done();
-          if (std::chrono::steady_clock::now() - last_flush >= kJournalInterval) {
-            flush_to_sink(out, false);
-            last_flush = std::chrono::steady_clock::now();
-          }
-        }
-      } catch (FailedRun& failed) {
-        // The config's runs so far stay in the journal (the failure line says they do not
-        // count); its remaining runs are not executed.
-        if (log_.debug_enabled()) log_.debug("config failed: " + describe(failed.failure));
-        flush_to_sink(out, false);
-        if (sink_) sink_->append_failure(failed.failure);
-        last_flush = std::chrono::steady_clock::now();
-        out.failures.push_back(std::move(failed.failure));
-        progress.skip_config();
-        if (after_config_ && after_config_()) break;
-        continue;
-      }
-      // With on_config_error "skip" every config is journaled as it ends: a later config's
-      // faulting kernel loses the device and with it whatever the tool had not handed over.
-      if (skip_failures_ ||
-          std::chrono::steady_clock::now() - last_flush >= kConfigFlushGap) {
-        flush_to_sink(out, false);
-        last_flush = std::chrono::steady_clock::now();
-      }
-      if (after_config_ && after_config_()) break;
+      if (!run_config(c, configs.size(), configs[c], sweep)) break;
     }
-    progress.finish();
-    if (steps_) steps_->skip();  // the runs are no fixed cost
-    flush_to_sink(out, true);
-    const auto loop_wall = std::chrono::steady_clock::now() - loop_start;
-    take_phases(out);  // the last journal write's own span
-    if (sink_) sink_->close("");
-    if (steps_) steps_->lap("journal close");
-    if (log_.debug_enabled()) log_.debug(phases_.summary(loop_wall));
+    finish(out, progress, loop_start);
   } catch (const std::exception& e) {
-    // The log sink may be user code (Python's sys.stdout): never let it replace the error.
-    try {
-      if (log_.info_enabled() && log_.interactive()) log_.raw("\n");
-    } catch (...) {
-    }
-    // Keep whatever was measured: the device may still be usable, so try to hand over the
-    // completed records before stopping the tool.
-    try {
-      env_.synchronize();
-      flush_to_sink(out, false);
-    } catch (...) {
-    }
-    collector_.abort();
-    if (sink_) {
-      sink_->close(e.what());
-      sink_->settle();  // it may read `out`'s records (append_last)
-    }
+    fail(out, e.what());
     throw;
   } catch (...) {
-    collector_.abort();
-    if (sink_) {
-      sink_->close("unknown exception");
-      sink_->settle();
-    }
+    close_failed("unknown exception");
     throw;
   }
   return out;

@@ -12,12 +12,12 @@
 #include "core/collector.hpp"
 #include "core/config_failure.hpp"
 #include "core/info_collection.hpp"
-#include "core/kernel_count_check.hpp"
 #include "core/session_phases.hpp"
 #include "core/step_times.hpp"
 #include "core/logger.hpp"
 #include "core/progress.hpp"
 #include "core/run_environment.hpp"
+#include "core/run_recorder.hpp"
 #include "core/run_sink.hpp"
 #include "kscope/config.hpp"
 #include "kscope/profile.hpp"
@@ -56,47 +56,84 @@ class Session {
   /// With a collector whose flushes are complete (Collector::flush_is_complete: the cupti
   /// tool's timing path), every batch of finished runs is checked against the kernel-count rules
   /// as soon as its records arrive (core/kernel_count_check.hpp), so a config that breaks them
-  /// stops the sweep when it is measured (ExtractionError); otherwise extraction checks them
-  /// after the sweep.
+  /// stops the sweep when it is measured (ExtractionError). With any other collector extraction
+  /// checks them after the sweep, and a finished run reaches the sink only with its records
+  /// (core/run_recorder.hpp), so that a journal cut after any line resumes right.
   Output run(const SessionInfo& info, const std::vector<Config>& configs, const Benchmark& fn);
 
  private:
-  RunLog execute(const RunId& run, const Config& config, const Benchmark& fn);
+  /// What the configs of the run() in progress share.
+  struct Sweep {
+    const Options& opt;
+    const Benchmark& fn;
+    Output& out;
+    Progress& progress;
+    InfoCollection& info;
+  };
+  /// Resets what one run() keeps.
+  void reset(const Options& opt);
+  /// The collector's begin(); if it throws, the journal is closed with the reason. Then the
+  /// recorder for this run(): as complete as the collector's flushes, with the kernel-count
+  /// rules of `configs`.
+  void begin_tool(const SessionInfo& info, const std::vector<Config>& configs);
+  /// One config's warm-up and measured runs. Returns false when the sweep ends after it.
+  bool run_config(std::size_t c, std::size_t configs, const Config& config, Sweep& sweep);
+  /// Its box, progress line and CONFIG info collectors.
+  void start_config(std::size_t c, std::size_t configs, const Config& config, Sweep& sweep);
+  /// The fixed number of measured runs of a config (Options::runs).
+  void run_fixed(const Config& config, Sweep& sweep);
+  /// Options::adaptive: the measured runs of a config in batches until the stopping rule
+  /// stops them (session_adaptive.cpp).
+  void run_adaptive(const Config& config, Sweep& sweep);
+  /// A config failed with on_config_error "skip": its runs so far are journaled, then the failure.
+  void record_failure(ConfigFailure failure, Sweep& sweep);
+  /// Whether the after-config hook ends the sweep.
+  [[nodiscard]] bool stops_after_config() const { return after_config_ && after_config_(); }
+  /// After the last config: the tool's end, the last journal write, the journal's close.
+  void finish(Output& out, Progress& progress, std::chrono::steady_clock::time_point loop_start);
+  /// The sweep failed with `error`: hands over what was measured, then close_failed().
+  void fail(Output& out, const std::string& error);
+  /// Stops the tool, closes the journal with `error` and waits for it (its last line may read
+  /// the output's records).
+  void close_failed(const std::string& error);
+  /// One run: every pass of it; returns the first pass's log.
+  RunLog execute(const RunId& run, const Config& config, Sweep& sweep);
+  /// One execution of the benchmark with everything around it (docs/architecture.md, "Per-run
+  /// and per-region order").
+  RunLog execute_pass(const RunId& run, int pass, const Config& config, Sweep& sweep);
+  /// Inside the handler of the benchmark's exception: ends the run and rethrows it, or with
+  /// on_config_error "skip" throws the config's failure (FailedRun).
+  [[noreturn]] void fail_pass(const RunId& run, int pass, const Config& config,
+                              InfoCollection& info);
   void end_failed_run(const RunId& run, int pass, const Config& config,
                       const ConfigFailure& failure);
-  void flush_to_sink(Output& out, bool final_records);
-  /// With a collector whose flushes are complete: checks the kernel-count rules on the runs of
-  /// `runs` (ExtractionError).
-  void check_kernel_counts(const std::vector<KernelRecord>& records, const std::vector<RunLog>& runs);
+  /// Journals the runs finished since the last write with the records the tool hands over now.
+  void flush_to_sink(Output& out);
+  /// The session's last write: the tool's end() and the last records, which the journal reads
+  /// where `out` keeps them (RunSink::append_last; a copy with incomplete flushes).
+  void end_tool(Output& out);
+  /// Moves `runs` and `records` into `out`.
+  static void keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records);
   /// Hands the finished runs not handed yet to the sink (RunSink::add_runs) with their phases.
   void stage_runs(Output& out);
-  /// The finished runs the sink has not had yet (those after the first staged_).
-  [[nodiscard]] std::vector<RunLog> unstaged_runs() const;
-  /// Options::adaptive: the measured runs of config `c` in batches until the stopping rule
-  /// stops them (session_adaptive.cpp).
-  /// Returns when it last handed runs to the sink.
-  std::chrono::steady_clock::time_point run_adaptive(std::size_t c, const Config& config,
-                                                     const Benchmark& fn, const Options& opt,
-                                                     Output& out, Progress& progress);
   /// Warns, once per run(), when the benchmark returned with `annotation` still open.
   void warn_if_left_open(const std::string& annotation, const RunId& run, const Config& config);
   /// Moves the recorded phase spans into `out` and hands them to the sink.
   void take_phases(Output& out);
+  /// Adds a fixed step to the StepTimes, if any.
+  void step(const char* name) {
+    if (steps_) steps_->lap(name);
+  }
 
   Collector& collector_;
   RunEnvironment& env_;
   RunSink* sink_;
   const Logger& log_;
-  std::vector<RunLog> pending_runs_;  // finished since the last append
-  std::size_t staged_ = 0;            // how many of them add_runs has had
-  Output* out_ = nullptr;             // what the run() in progress returns
+  RunRecorder recorder_;            // the finished runs on their way to the sink
   SessionPhases phases_;
-  InfoCollection* info_ = nullptr;  // the info collectors of the run() in progress
   bool skip_failures_ = false;      // on_config_error "skip"
   bool warned_left_open_ = false;   // warn_if_left_open said it in this run()
   std::function<bool()> after_config_;
-  std::optional<KernelCountCheck> counts_;  // the kernel-count rules of the run() in progress
-  const std::vector<std::string>* ignore_kernel_list_ = nullptr;
   StepTimes* steps_ = nullptr;
 };
 

@@ -58,32 +58,31 @@ std::vector<std::vector<double>> config_series(const Session::Output& out, std::
 
 }  // namespace
 
-std::chrono::steady_clock::time_point Session::run_adaptive(std::size_t c, const Config& config,
-                                                            const Benchmark& fn,
-                                                            const Options& opt, Output& out,
-                                                            Progress& progress) {
-  StoppingRule rule(criteria_of(opt.adaptive));
+void Session::run_adaptive(const Config& config, Sweep& sweep) {
+  const std::size_t c = config.index();
+  StoppingRule rule(criteria_of(sweep.opt.adaptive));
   const auto start = std::chrono::steady_clock::now();
   std::size_t runs = 0;
   std::size_t batch = rule.first_batch();
-  double elapsed = 0;
   for (;;) {
     for (std::size_t i = 0; i < batch; ++i) {
-      pending_runs_.push_back(execute(RunId{c, runs++, false}, config, fn));
+      recorder_.add(execute(RunId{c, runs++, false}, config, sweep));
     }
-    flush_to_sink(out, false);  // the batch's values, and the journal keeps them
-    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (const auto stop = rule.after_batch(config_series(out, c, runs, opt), runs, elapsed)) {
+    flush_to_sink(sweep.out);  // the batch's values, and the journal keeps them
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (const auto stop =
+            rule.after_batch(config_series(sweep.out, c, runs, sweep.opt), runs, elapsed)) {
       ConfigStop s;
       s.config = c;
       s.runs = runs;
       s.reason = to_string(*stop);
       s.rel_ci = rule.rel_ci();
       s.seconds = elapsed;
-      if (sink_) sink_->config_stopped(s);
-      out.stops.push_back(std::move(s));
-      progress.run_done();  // a config of runs="auto" counts as one run in the progress line
-      return std::chrono::steady_clock::now();
+      recorder_.stop(s);
+      sweep.out.stops.push_back(std::move(s));
+      sweep.progress.run_done();  // a config of runs="auto" counts as one run in the progress line
+      return;
     }
     batch = rule.next_batch();
   }

@@ -5,14 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/logger.hpp"
 #include "sweep_fixture.hpp"
 
 namespace kscope {
 namespace {
+using testing::kSweepConfigs;
 using testing::run_sweep;
 using testing::sweep_configs;
 using testing::sweep_options;
@@ -56,6 +59,49 @@ TEST(ResumeTest, TheResumedResultEqualsAnUninterruptedSweep) {
   o.resume = interrupted_journal("resume_first");
   const Results resumed = run_sweep(o);
   testing::expect_same_tables(resumed, whole);
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Options journaling every config as it ends (on_config_error "skip"): a journal of many lines.
+Options line_per_config(const std::string& dir) {
+  Options o = sweep_options(dir);
+  o.on_config_error = "skip";
+  return o;
+}
+
+// A collector that decodes in batches (the range profiler's) hands over a flush's records at a
+// later flush: a process killed between the two left a journal that ends there. Cut after any
+// of its lines, the journal carries only configs whose runs all have their kernel, and the
+// resumed sweep measures the rest and equals the whole one.
+TEST(ResumeTest, AJournalOfRecordsDecodedLaterResumesRightWhereverItIsCut) {
+  const Options first = line_per_config("resume_late");
+  const Results whole = run_sweep(first, kSweepConfigs, true);
+  const std::vector<std::string> lines = lines_of(testing::journal_in(first.output_prefix));
+  ASSERT_GE(lines.size(), 5u);  // the header, lines of runs, the end
+  for (std::size_t cut = 1; cut < lines.size(); ++cut) {
+    SCOPED_TRACE("the journal cut after line " + std::to_string(cut));
+    Options o = line_per_config("resume_late_" + std::to_string(cut));
+    o.resume = o.output_prefix + "cut.jsonl";
+    {
+      std::ofstream out(o.resume);
+      for (std::size_t i = 0; i < cut; ++i) out << lines[i] << '\n';
+    }
+    const ResumePlan plan = plan_resume("sweep", sweep_configs(), o, Logger(o));
+    std::multiset<std::pair<std::size_t, std::size_t>> kernels;
+    for (const auto& k : plan.carried.records) kernels.insert({k.run.config, k.run.run});
+    EXPECT_EQ(plan.carried.records.size(), plan.carried.runs.size());  // one kernel a run
+    for (const auto& r : plan.carried.runs) {
+      EXPECT_EQ(kernels.count({r.run.config, r.run.run}), 1u)
+          << "config " << r.run.config << " run " << r.run.run;
+    }
+    testing::expect_same_tables(run_sweep(o, kSweepConfigs, true), whole);
+  }
 }
 
 TEST(ResumeTest, MergeResumedPutsTheCarriedPartInFront) {

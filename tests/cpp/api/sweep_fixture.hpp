@@ -39,10 +39,14 @@ inline Options sweep_options(const std::string& dir) {
 }
 
 /// Runs the sweep "sweep" with `o`; the benchmark throws std::runtime_error at config
-/// `fail_at` (none by default).
-inline Results run_sweep(const Options& o, std::size_t fail_at = kSweepConfigs) {
+/// `fail_at` (none by default). `decode_late`: the collector decodes in batches, handing over
+/// each flush's records at the next flush (as the range profiler may).
+inline Results run_sweep(const Options& o, std::size_t fail_at = kSweepConfigs,
+                         bool decode_late = false) {
   auto collector = std::make_unique<FakeCollector>();
   FakeCollector* tool = collector.get();
+  tool->complete_flushes = !decode_late;
+  tool->one_flush_late = decode_late;
   return profile_without_device("sweep", sweep_configs(), [tool, fail_at](const Config& c) {
     const auto n = static_cast<std::size_t>(c[0].get<int>());
     if (n == fail_at) throw std::runtime_error("config " + std::to_string(n) + " broke");

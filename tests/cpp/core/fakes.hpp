@@ -36,6 +36,11 @@ class FakeCollector : public Collector {
     events.push_back("flush");
     std::vector<KernelRecord> out;
     if (hold && hold()) return out;  // a collector decoding in batches keeps them for later
+    if (one_flush_late) {            // the runs of a flush are decoded at the next one
+      out.swap(decoded);
+      decoded.swap(pending);
+      return out;
+    }
     out.swap(pending);
     return out;
   }
@@ -43,7 +48,11 @@ class FakeCollector : public Collector {
   std::vector<KernelRecord> end() override {
     events.push_back("end");
     hold = nullptr;  // the end hands over everything
-    return flush();
+    one_flush_late = false;
+    std::vector<KernelRecord> out = flush();
+    out.insert(out.begin(), decoded.begin(), decoded.end());
+    decoded.clear();
+    return out;
   }
   void abort() noexcept override { events.push_back("abort"); }
   std::string cost_summary() const override { return cost; }
@@ -67,9 +76,13 @@ class FakeCollector : public Collector {
   int pass_ = 0;
   bool complete_flushes = true;  // flush() returns every record of the runs completed so far
   std::function<bool()> hold;    // when it returns true, flush() hands over nothing
+  // flush() hands over the records of the runs finished before the previous flush (a batch is
+  // decoded one flush later); needs complete_flushes false
+  bool one_flush_late = false;
   std::string cost;              // what cost_summary() says
   std::vector<std::string> events;
   std::vector<KernelRecord> pending;
+  std::vector<KernelRecord> decoded;  // one_flush_late: what the next flush hands over
 };
 
 class FakeEnvironment : public RunEnvironment {

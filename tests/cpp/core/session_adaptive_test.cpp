@@ -19,9 +19,11 @@ class StopSink : public RecordingSink {
   void config_stopped(const ConfigStop& s) override {
     stops.push_back(s);
     runs_when_stopped.push_back(runs.size());
+    records_when_stopped.push_back(records.size());
   }
   std::vector<ConfigStop> stops;
   std::vector<std::size_t> runs_when_stopped;
+  std::vector<std::size_t> records_when_stopped;
 };
 
 using Harness = testing::SessionHarness<StopSink>;
@@ -34,6 +36,26 @@ Options automatic() {
   o.adaptive.time_budget = 1e6;
   o.verbosity = Verbosity::kSilent;
   return o;
+}
+
+TEST(SessionAdaptiveTest, WithRecordsDecodedLaterAStopWaitsForItsRunsAndTheirRecords) {
+  // A collector decoding in batches: a config's runs reach the sink at the next write, with
+  // their records, and its stop after them.
+  Harness h;
+  h.collector.complete_flushes = false;
+  h.collector.one_flush_late = true;
+  const auto out = h.run(automatic(), configs({1, 2}), [&](const Config&) {
+    Annotation a("k");
+    h.collector.launch("kern", 1000.0);
+  });
+  ASSERT_EQ(out.stops.size(), 2u);
+  const std::size_t first = out.stops[0].runs;
+  const std::size_t both = first + out.stops[1].runs;
+  ASSERT_EQ(h.sink.stops.size(), 2u);
+  EXPECT_EQ(h.sink.stops[0].config, 0u);
+  EXPECT_EQ(h.sink.stops[1].config, 1u);
+  EXPECT_EQ(h.sink.runs_when_stopped, (std::vector<std::size_t>{first, both}));
+  EXPECT_EQ(h.sink.records_when_stopped, (std::vector<std::size_t>{first, both}));
 }
 
 TEST(SessionAdaptiveTest, AStableConfigStopsAtTheTargetANoisyOneAtMaxRuns) {

@@ -103,6 +103,84 @@ TEST(SessionTest, RunsOfACollectorDecodingInBatchesAreCheckedOnlyAfterTheSweep) 
   EXPECT_EQ(out.records.size(), 6u);
 }
 
+// Checks every line it is handed (the staged runs and those of an append, with its records):
+// each run it has must have its kernel among the records it has, and each record its run.
+class LineCheckingSink : public RecordingSink {
+ public:
+  void add_runs(std::vector<RunLog> r) override {
+    staged_.insert(staged_.end(), r.begin(), r.end());
+  }
+  void append(const std::vector<RunLog>& r, const std::vector<KernelRecord>& k) override {
+    line(r, k.data(), k.size());
+  }
+  void append_last(const std::vector<RunLog>& r, const KernelRecord* k, std::size_t n) override {
+    line(r, k, n);
+  }
+  std::vector<std::string> broken;  // "run 0.1 without its kernel", "kernel of run 0.1 without it"
+
+ private:
+  void line(const std::vector<RunLog>& r, const KernelRecord* k, std::size_t n) {
+    ++appends;
+    staged_.insert(staged_.end(), r.begin(), r.end());
+    runs.insert(runs.end(), staged_.begin(), staged_.end());
+    staged_.clear();
+    records.insert(records.end(), k, k + n);
+    const auto name = [](const RunId& id) {
+      return std::to_string(id.config) + "." + std::to_string(id.run);
+    };
+    for (const auto& log : runs) {
+      if (std::none_of(records.begin(), records.end(),
+                       [&](const KernelRecord& x) { return x.run == log.run; })) {
+        broken.push_back("line " + std::to_string(appends) + ": run " + name(log.run) +
+                         " without its kernel");
+      }
+    }
+    for (const auto& x : records) {
+      if (std::none_of(runs.begin(), runs.end(), [&](const RunLog& l) { return l.run == x.run; })) {
+        broken.push_back("line " + std::to_string(appends) + ": the kernel of run " +
+                         name(x.run) + " without it");
+      }
+    }
+  }
+  std::vector<RunLog> staged_;
+};
+
+TEST(SessionTest, ARunOfACollectorDecodingInBatchesReachesTheJournalOnlyWithItsRecords) {
+  // Each flush's records arrive at the next flush (the range profiler's batches). A journal line
+  // holding runs whose kernels come later would resume as runs without kernels.
+  testing::SessionHarness<LineCheckingSink> h;
+  h.collector.complete_flushes = false;
+  h.collector.one_flush_late = true;
+  Options o = silent(2);
+  o.on_config_error = "skip";  // a write after every config
+  const auto out = h.run(o, configs({1, 2, 3}), [&](const Config&) {
+    Annotation a("mm");
+    h.collector.launch("gemm", 1);
+  });
+  EXPECT_EQ(h.sink.broken, std::vector<std::string>{});
+  EXPECT_GE(h.sink.appends, 3);  // configs 0 and 1 with the next config's write, 2 at the end
+  EXPECT_EQ(h.sink.runs.size(), 6u);
+  EXPECT_EQ(h.sink.records.size(), 6u);
+  EXPECT_EQ(out.runs.size(), 6u);
+  EXPECT_EQ(out.records.size(), 6u);
+}
+
+TEST(SessionTest, ARunWithoutKernelsWaitsForTheNextRunThatHasSome) {
+  // Without a record of it, a run is complete once a record of a later run arrived.
+  testing::SessionHarness<> h;
+  h.collector.complete_flushes = false;
+  Options o = silent(1);
+  o.on_config_error = "skip";
+  std::vector<std::size_t> journaled;  // the sink's runs after each config's write
+  (void)h.run(o, configs({1, 2, 3}), [&](const Config& c) {
+    journaled.push_back(h.sink.runs.size());  // what the write after the config before left
+    Annotation a("mm");
+    if (c.index() != 0) h.collector.launch("gemm", 1);
+  });
+  EXPECT_EQ(journaled, (std::vector<std::size_t>{0, 0, 2}));
+  EXPECT_EQ(h.sink.runs.size(), 3u);
+}
+
 TEST(SessionTest, ShortConfigsShareAJournalWriteAndNothingIsLost) {
   Harness h;
   (void)h.run(silent(2), configs({1, 2, 3}), [&](const Config&) {

@@ -245,7 +245,8 @@ void bind_results(nb::module_& m) {
       .def_ro("pass_", &PhaseSpan::pass, "replay pass (0 without replay)")
       .def_ro("annotation", &PhaseSpan::annotation)
       .def_ro("start_ns", &PhaseSpan::start_ns, "host steady clock, ns")
-      .def_ro("end_ns", &PhaseSpan::end_ns, "host steady clock, ns");
+      .def_ro("end_ns", &PhaseSpan::end_ns, "host steady clock, ns")
+      .def_ro("part", &PhaseSpan::part, "index into Timeline.parts (0 in one process's)");
   nb::class_<KernelSpan>(m, "KernelSpan", "One kernel as the tool timed it on the GPU (timeline).")
       .def_ro("annotation", &KernelSpan::annotation)
       .def_ro("kernel", &KernelSpan::kernel)
@@ -255,10 +256,13 @@ void bind_results(nb::module_& m) {
       .def_ro("device", &KernelSpan::device)
       .def_ro("stream", &KernelSpan::stream)
       .def_ro("start_ns", &KernelSpan::start_ns, "on the host steady clock, ns")
-      .def_ro("end_ns", &KernelSpan::end_ns, "on the host steady clock, ns");
+      .def_ro("end_ns", &KernelSpan::end_ns, "on the host steady clock, ns")
+      .def_ro("part", &KernelSpan::part, "index into Timeline.parts (0 in one process's)");
   nb::class_<Timeline>(m, "Timeline", "When the session's phases and kernels happened.")
       .def_ro("phases", &Timeline::phases)
-      .def_ro("kernels", &Timeline::kernels);
+      .def_ro("kernels", &Timeline::kernels)
+      .def_ro("parts", &Timeline::parts,
+              "a merge: the part (rank and file) each span's part names; empty for one process");
   nb::class_<OutputFormat>(m, "OutputFormat", "One output format of Results.write.")
       .def_ro("name", &OutputFormat::name)
       .def_ro("extension", &OutputFormat::extension)

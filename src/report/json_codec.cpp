@@ -480,6 +480,7 @@ PhaseSpan phase_span_from_json(const JsonField& j) {
   p.start_ns = j.at("start_ns").get<std::int64_t>();
   p.end_ns = j.at("end_ns").get<std::int64_t>();
   if (p.end_ns < p.start_ns) j.at("end_ns").fail("an end_ns not before start_ns");
+  p.part = j.value("part", std::size_t{0});
   return p;
 }
 
@@ -522,6 +523,7 @@ Json to_json(const KernelSpan& k) {
   j["stream"] = optional_json(k.stream);
   j["start_ns"] = k.start_ns;
   j["end_ns"] = k.end_ns;
+  if (k.part != 0) j["part"] = k.part;
   return j;
 }
 
@@ -537,19 +539,37 @@ KernelSpan kernel_span_from_json(const JsonField& j) {
   k.start_ns = j.at("start_ns").get<std::int64_t>();
   k.end_ns = j.at("end_ns").get<std::int64_t>();
   if (k.end_ns < k.start_ns) j.at("end_ns").fail("an end_ns not before start_ns");
+  k.part = j.value("part", std::size_t{0});
   return k;
 }
 
 Json to_json(const Timeline& t) {
   Json kernels = Json::array();
   for (const auto& k : t.kernels) kernels.push_back(to_json(k));
-  return Json{{"phases", phases_to_json(t.phases)}, {"kernels", kernels}};
+  Json j{{"phases", phases_to_json(t.phases)}, {"kernels", kernels}};
+  if (!t.parts.empty()) j["parts"] = t.parts;
+  return j;
 }
 
 Timeline timeline_from_json(const JsonField& j) {
   Timeline t;
-  t.phases = phases_from_json(j.at("phases"));
-  for (const auto& k : j.at("kernels").items()) t.kernels.push_back(kernel_span_from_json(k));
+  if (const auto parts = j.find("parts")) {
+    for (const auto& p : parts->items()) t.parts.push_back(p.get<std::string>());
+  }
+  // A span's part indexes "parts"; one process's timeline has none, and every span is its.
+  const std::size_t parts = std::max<std::size_t>(t.parts.size(), 1);
+  auto check_part = [&](const JsonField& span, std::size_t part) {
+    if (part >= parts) {
+      span.at("part").fail("a part below " + std::to_string(parts) + " (the timeline's parts)");
+    }
+  };
+  const auto phases = j.at("phases");
+  t.phases = phases_from_json(phases);
+  for (std::size_t i = 0; i < t.phases.size(); ++i) check_part(phases.element(i), t.phases[i].part);
+  for (const auto& k : j.at("kernels").items()) {
+    t.kernels.push_back(kernel_span_from_json(k));
+    check_part(k, t.kernels.back().part);
+  }
   return t;
 }
 

@@ -165,6 +165,7 @@ void append_json(std::string& out, const PhaseSpan& p) {
   if (!p.annotation.empty()) field(out, "annotation", p.annotation);
   field(out, "start_ns", p.start_ns);
   field(out, "end_ns", p.end_ns);
+  if (p.part != 0) field(out, "part", p.part);
   out += '}';
 }
 

@@ -15,6 +15,7 @@
 #include "core/processed_columns.hpp"
 #include "kscope/merge.hpp"
 #include "kscope/results.hpp"
+#include "report/json_result.hpp"
 
 namespace kscope::python {
 namespace {
@@ -308,7 +309,14 @@ void bind_results(nb::module_& m) {
       .def("write_csv", &Results::write_csv, nb::arg("prefix"),
            "Writes <prefix>profiled_data-<name>-<id>.csv and processed_data-...csv; returns "
            "both paths.")
-      .def("write_json", &Results::write_json, nb::arg("path"))
+      .def(
+          "write_json",
+          [](const Results& r, const std::string& path, const std::vector<std::string>& values) {
+            report::write_results_json(r, path, &values);
+          },
+          nb::arg("path"), nb::arg("config_values") = std::vector<std::string>{},
+          "Writes the JSON document to `path`, streamed; `config_values`: the JSON text of the "
+          "first configs' values (the Python objects) in place of the engine's.")
       .def(
           "write",
           [](const Results& r, const std::string& format, const std::string& path,
@@ -335,7 +343,15 @@ void bind_results(nb::module_& m) {
           },
           nb::arg("format"), nb::arg("compare") = nb::none(), nb::arg("full_paths") = false,
           "The result in one of output_formats(), as text.")
-      .def("to_json", &Results::to_json, "The JSON document as text.")
+      .def(
+          "to_json",
+          [](const Results& r, const std::vector<std::string>& values) {
+            std::ostringstream out;
+            report::write_results_json(r, out, &values);
+            return out.str();
+          },
+          nb::arg("config_values") = std::vector<std::string>{},
+          "The JSON document as text; `config_values` as in write_json.")
       .def("to_html_table", &Results::to_html_table, nb::arg("max_rows") = 0,
            "The processed table as an HTML fragment for a notebook; max_rows > 0: only the "
            "first rows, and a line saying how many were left out.")

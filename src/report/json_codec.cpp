@@ -20,7 +20,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 double number_from(const JsonField& j) { return j.get<double>(); }
 
-Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
 std::optional<std::string> optional_string_from(const JsonField& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<std::string>();
@@ -159,11 +158,9 @@ void options_from_json(const JsonField& j, Options* o) {
 namespace {
 
 Json info_to_json(const std::vector<InfoValue>& values, const std::vector<std::string>& names) {
-  Json out = Json::object();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out[names[i]] = i < values.size() ? to_json(values[i]) : Json(nullptr);
-  }
-  return out;
+  std::string text;
+  append_info(text, values, names);
+  return Json::parse(text);
 }
 
 std::vector<InfoValue> info_from_json(const JsonField& row, const std::vector<std::string>& names) {
@@ -257,13 +254,12 @@ Metadata metadata_from_json(const JsonField& j) {
 }
 
 Json configs_to_json(const std::vector<Config>& configs) {
-  Json out = Json::array();
+  std::string text = "[";
   for (std::size_t i = 0; i < configs.size(); ++i) {
-    Json values = Json::array();
-    for (const auto& v : configs[i].values()) values.push_back(to_json(v));
-    out.push_back(Json{{"index", i}, {"label", configs[i].label()}, {"values", values}});
+    if (i) text += ',';
+    append_config(text, configs[i], i);
   }
-  return out;
+  return Json::parse(text + "]");
 }
 
 std::vector<Config> configs_from_json(const JsonField& j,
@@ -287,11 +283,9 @@ std::vector<Config> configs_from_json(const JsonField& j,
 }
 
 Json to_json(const RawRow& r, const std::vector<std::string>& info_names) {
-  Json j{{"Annotation", r.annotation}, {"Value", number(r.value)},   {"Metric", r.metric},
-         {"Kernel", r.kernel},         {"Unit", optional_string(r.unit)},
-         {"config", r.config},         {"run", r.run}};
-  if (!info_names.empty()) j["info"] = info_to_json(r.info, info_names);
-  return j;
+  std::string text;
+  append_json(text, r, info_names);
+  return Json::parse(text);
 }
 
 RawRow raw_row_from_json(const JsonField& j, const std::vector<std::string>& info_names) {
@@ -516,16 +510,7 @@ std::vector<PhaseSpan> phase_laps_from_json(const JsonField& j) {
   return out;
 }
 
-Json to_json(const KernelSpan& k) {
-  Json j{{"annotation", k.annotation}, {"kernel", k.kernel}, {"config", k.config},
-         {"run", k.run}, {"device", k.device}};
-  if (k.warmup) j["warmup"] = true;
-  j["stream"] = optional_json(k.stream);
-  j["start_ns"] = k.start_ns;
-  j["end_ns"] = k.end_ns;
-  if (k.part != 0) j["part"] = k.part;
-  return j;
-}
+Json to_json(const KernelSpan& k) { return text_to_json(k); }
 
 KernelSpan kernel_span_from_json(const JsonField& j) {
   KernelSpan k;
@@ -724,12 +709,17 @@ void check_config_index(const JsonField& row, std::size_t config, std::size_t co
 }
 
 Json header_json(const Results::Data& d, const char* kind, const Json& after_id) {
+  Json j = header_json_before_configs(d, kind, after_id);
+  j["configs"] = configs_to_json(d.configs);
+  return j;
+}
+
+Json header_json_before_configs(const Results::Data& d, const char* kind, const Json& after_id) {
   Json j{{"schema_version", kSchemaVersion}, {"kind", kind}, {"name", d.name}, {"id", d.id}};
   for (const auto& [key, value] : after_id.items()) j[key] = value;
   j["options"] = to_json(d.options);
   j["metadata"] = to_json(d.metadata);
   j["parameters"] = d.parameters;
-  j["configs"] = configs_to_json(d.configs);
   return j;
 }
 

@@ -8,6 +8,7 @@
 #include "core/text_file.hpp"
 #include "report/html_table.hpp"
 #include "report/journal.hpp"
+#include "report/json_result.hpp"
 #include "report/json_codec.hpp"
 #include "report/svg_plot.hpp"
 #include "report/writer.hpp"
@@ -86,27 +87,9 @@ std::vector<std::string> Results::write_csv(const std::string& prefix) const {
 }
 
 std::string Results::to_json() const {
-  report::Json j = report::header_json(
-      d_, "kscope.results", report::Json{{"complete", d_.complete}, {"journal", d_.journal_path}});
-  const std::vector<std::string> raw_info = raw_info_columns(d_.info_columns);
-  const std::vector<std::string> processed_info = processed_info_columns(d_.info_columns);
-  if (!d_.info_columns.empty()) j["info_columns"] = report::info_columns_to_json(d_.info_columns);
-  report::Json raw = report::Json::array();
-  for (const auto& r : d_.raw) raw.push_back(report::to_json(r, raw_info));
-  report::Json processed = report::Json::array();
-  for (const auto& p : d_.processed) processed.push_back(report::to_json(p, processed_info));
-  j["raw"] = std::move(raw);
-  j["processed"] = std::move(processed);
-  j["telemetry"] = report::telemetry_to_json(d_.telemetry);
-  j["findings"] = report::findings_to_json(d_.findings);
-  if (!d_.failures.empty()) j["failed_configs"] = report::failures_to_json(d_.failures);
-  if (!d_.stops.empty()) {
-    report::Json stops = report::Json::array();
-    for (const auto& s : d_.stops) stops.push_back(report::to_json(s));
-    j["stops"] = std::move(stops);
-  }
-  if (!d_.timeline.empty()) j["timeline"] = report::to_json(d_.timeline);
-  return report::to_text(j, 1);
+  std::ostringstream out;
+  report::write_results_json(*this, out);
+  return out.str();
 }
 
 void Results::write_json(const std::string& path) const { write("json", path); }

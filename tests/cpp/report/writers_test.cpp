@@ -264,6 +264,26 @@ Results timed_results_with_telemetry(const std::string& dir) {
   return Results(std::move(d));
 }
 
+// The result is streamed (report/json_stream), row by row: its text is what nlohmann's dump(1)
+// makes of the same document, for every member a result can have.
+TEST(JsonResultTest, TheStreamedDocumentIsTheTreesLayout) {
+  Results::Data d = two_part_results(timed_results_with_telemetry(testing::scratch_dir("json_stream"))).data();
+  d.stops.push_back({0, 2, "target", 0.0049, 1.5e-5});
+  d.failures.push_back({1, 0, true, "ValueError", "bad \"size\"\n"});
+  Finding f;
+  f.check = "memcheck";
+  f.host_stack = {"main (a.out+0x10)"};
+  f.config = 0;
+  d.findings.push_back(f);
+  d.configs[0].set_label("n=10, s=\u00e9");
+  for (const Results& r : {Results(std::move(d)), testing::sample_results(true),
+                           Results::load(testing::fixture("golden/info_collectors_results.json"))}) {
+    const std::string text = written(r, "json");
+    EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(1) + "\n");
+    EXPECT_EQ(r.to_json() + "\n", text);
+  }
+}
+
 TEST(TraceTest, RecordedTimelineFollowsTheTraceEventFormat) {
   const Results r = timed_results_with_telemetry(testing::scratch_dir("trace_recorded"));
   const json doc = json::parse(written(r, "trace"));

@@ -1030,7 +1030,7 @@ def scale(b: Bench) -> None:
     per size the figure per run (or as is, for the commands), and over the sizes the fitted growth
     exponent, which a quadratic step makes ~2 (target <= 1.2, 1.1 for the files). CPU only."""
     section = "11 scale (device-free)"
-    sizes = [100, 1000] if b.smoke else [1000, 10000, 100000]
+    sizes = [300, 3000] if b.smoke else [1000, 10000, 100000]
     r = b.run("scale", [sys.executable, "bench/scale.py", "--runs", ",".join(map(str, sizes)),
                         "--build", str(b.build), "--out", str(b.out / "scale")], timeout=1800)
     if not r:

@@ -483,8 +483,10 @@ Json phases_to_json(const std::vector<PhaseSpan>& phases) {
 }
 
 std::vector<PhaseSpan> phases_from_json(const JsonField& j) {
+  const auto items = j.items();
   std::vector<PhaseSpan> out;
-  for (const auto& p : j.items()) out.push_back(phase_span_from_json(p));
+  out.reserve(items.size());
+  for (const auto& p : items) out.push_back(phase_span_from_json(p));
   return out;
 }
 
@@ -551,7 +553,9 @@ Timeline timeline_from_json(const JsonField& j) {
   const auto phases = j.at("phases");
   t.phases = phases_from_json(phases);
   for (std::size_t i = 0; i < t.phases.size(); ++i) check_part(phases.element(i), t.phases[i].part);
-  for (const auto& k : j.at("kernels").items()) {
+  const auto kernels = j.at("kernels").items();
+  t.kernels.reserve(kernels.size());
+  for (const auto& k : kernels) {
     t.kernels.push_back(kernel_span_from_json(k));
     check_part(k, t.kernels.back().part);
   }

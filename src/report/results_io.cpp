@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +18,23 @@
 
 namespace kscope {
 namespace {
+
+// The whole of `in` (the file `path`), read once into its string.
+std::string whole_file(std::ifstream& in, const std::string& path) {
+  in.clear();
+  in.seekg(0);
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {  // not a regular file: read it as a stream
+    std::stringstream all;
+    all << in.rdbuf();
+    return all.str();
+  }
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(&text[0], static_cast<std::streamsize>(size));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
 
 std::ofstream open_for_writing(const std::string& path) {
   std::ofstream out(path);
@@ -95,17 +113,17 @@ std::string Results::to_json() const {
 void Results::write_json(const std::string& path) const { write("json", path); }
 
 Results Results::load(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
-  std::stringstream all;
-  all << in.rdbuf();
-  const std::string text = all.str();
-  // A journal starts with a one-line header whose kind says so.
-  if (text.substr(0, text.find('\n')).find("\"kscope.journal\"") != std::string::npos) {
-    return report::load_journal(path);
-  }
+  // A journal starts with a one-line header whose kind says so; its reader reads it line by line.
+  std::string first_line;
+  std::getline(in, first_line);
+  if (first_line.find("\"kscope.journal\"") != std::string::npos) return report::load_journal(path);
+  std::string text = whole_file(in, path);
   check_text_file(text, path, "a kscope result (JSON) or journal (JSON lines)");
-  const report::Json j = report::parse_json(text, path);
+  // Big results: the text goes once parsed, each section's tree once read (peak memory).
+  report::Json j = report::parse_json(text, path);
+  std::string().swap(text);
   const report::JsonField root(j);
   if (!j.is_object() || j.value("kind", report::Json()) != "kscope.results") {
     throw FileFormatError("'" + path +
@@ -125,14 +143,20 @@ Results Results::load(const std::string& path) {
     }
     const std::vector<std::string> raw_info = raw_info_columns(d.info_columns);
     const std::vector<std::string> processed_info = processed_info_columns(d.info_columns);
-    for (const auto& r : root.at("raw").items()) {
+    const auto raw = root.at("raw").items();
+    d.raw.reserve(raw.size());
+    for (const auto& r : raw) {
       d.raw.push_back(report::raw_row_from_json(r, raw_info));
       report::check_config_index(r, d.raw.back().config, d.configs.size());
     }
-    for (const auto& p : root.at("processed").items()) {
+    j["raw"] = nullptr;
+    const auto processed = root.at("processed").items();
+    d.processed.reserve(processed.size());
+    for (const auto& p : processed) {
       d.processed.push_back(report::processed_row_from_json(p, processed_info));
       report::check_config_index(p, d.processed.back().config, d.configs.size());
     }
+    j["processed"] = nullptr;
     if (const auto t = root.find("telemetry")) d.telemetry = report::telemetry_from_json(*t);
     if (const auto f = root.find("findings")) d.findings = report::findings_from_json(*f);
     if (const auto f = root.find("failed_configs")) {

@@ -911,13 +911,16 @@ class KernelProfiler:
         options = engine_options(settings, resolve_tool(settings.tool), adapter)
         options.info_collectors = engine_collectors(self.collectors, rows)
         options.on_progress = notebook_progress(self.func.__name__)
-        calls = [bind(self.signature, row) for row in rows]
+        # Bound when a config first runs: a shard of a million configs binds only its own.
+        calls: dict[int, BoundConfig] = {}
         func = self.func
         returned_value = False
 
         def run(config: Any) -> None:
             nonlocal returned_value
-            call = calls[config.index]
+            call = calls.get(config.index)
+            if call is None:
+                call = calls[config.index] = bind(self.signature, rows[config.index])
             if func(*call.args, **call.kwargs) is not None:
                 returned_value = True
 

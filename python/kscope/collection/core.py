@@ -241,6 +241,11 @@ def bind(sig: FunctionSignature, values: tuple[Any, ...]) -> BoundConfig:
 def engine_value(value: Any) -> bool | int | float | str:
     """The value as the engine stores it: bool, int (64-bit), float and str as they are
     (numpy scalars included), anything else as :func:`label`."""
+    kind = type(value)
+    if kind is int:  # the common cases first: a sweep may have a million configs
+        return value if _INT64_MIN <= value <= _INT64_MAX else str(value)
+    if kind is float or kind is str:
+        return value  # type: ignore[no-any-return]
     if is_bool(value):
         return bool(value)
     if isinstance(value, numbers.Integral):

@@ -15,6 +15,7 @@ import argparse
 import csv
 import datetime as dt
 import json
+import math
 import os
 import platform
 import re
@@ -167,6 +168,18 @@ def split_cost(d: dict[str, Any], configs: int, runs: int) -> tuple[list[float],
     bare_per_run = statistics.median(d["bare_s"]) / n
     first = (d["first_call_s"] - runs * (bare_per_run + statistics.median(per_run) * 1e-6)) * 1e3
     return per_run, fixed, first
+
+
+def growth_exponent(sizes: list[float], values: list[float]) -> float:
+    """The least-squares slope of log(value) over log(size): 1 for a figure linear in the size,
+    2 for a quadratic one (NaN with fewer than two positive points)."""
+    points = [(math.log(n), math.log(v)) for n, v in zip(sizes, values) if n > 0 and v > 0]
+    if len(points) < 2:
+        return float("nan")
+    mx = statistics.fmean(x for x, _ in points)
+    my = statistics.fmean(y for _, y in points)
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else float("nan")
 
 
 def verdict(value: float, ok: Callable[[float], bool]) -> str:
@@ -930,6 +943,8 @@ def synthetic_check(b: Bench) -> None:
     processed = {"processed": [{"Annotation": "vadd", "Metric": "gpu__time_duration.sum", "config": 0,
                                 "RelativeStdDevPct": 2.0}]}
     assert processed_by(processed, "gpu__time_duration.sum", "RelativeStdDevPct") == {("vadd", 0): 2.0}
+    assert abs(growth_exponent([1e3, 1e4, 1e5], [2.0, 20.0, 200.0]) - 1) < 1e-12
+    assert abs(growth_exponent([1e3, 1e4], [1.0, 100.0]) - 2) < 1e-12
     b.add("0 smoke", "synthetic samples (no GPU): median of 100/102/98", "ns", [100.0, 102.0, 98.0])
     synthetic_compare_gate(b)
 
@@ -1010,10 +1025,57 @@ def device_check(b: Bench) -> tuple[bool, str]:
     return True, ""
 
 
+#: The scale part's figures (bench/scale.py): (key, name, unit, per run, exponent target).
+SCALE_FIGURES = (("sweep_s", "sweep", "us/run", True, 1.2),
+                 ("rss_growth_bytes", "RSS growth over the sweep", "B/run", True, 1.2),
+                 ("journal_bytes", "journal", "B/run", True, 1.1),
+                 ("result_bytes", "JSON result", "B/run", True, 1.1),
+                 ("write_s", "to_json", "us/run", True, 1.2),
+                 ("load_s", "kscope.load of the result", "us/run", True, 1.2),
+                 ("journal_load_s", "kscope.load of the journal", "us/run", True, 1.2),
+                 ("show.s", "kscope show", "s", False, 1.2),
+                 ("show.peak_rss_bytes", "kscope show peak RSS", "MB", False, 1.2),
+                 ("compare.s", "kscope compare (the result with itself)", "s", False, 1.2),
+                 ("compare.peak_rss_bytes", "kscope compare peak RSS", "MB", False, 1.2),
+                 ("merge.s", "kscope merge of two shards' journals", "s", False, 1.2),
+                 ("merge.peak_rss_bytes", "kscope merge peak RSS", "MB", False, 1.2))  # fmt: skip
+
+
+def scale(b: Bench) -> None:
+    """Issue 37: how every cost grows with the runs of a sweep, device-free (bench/scale.py):
+    per size the figure per run (or as is, for the commands), and over the sizes the fitted growth
+    exponent, which a quadratic step makes ~2 (target <= 1.2, 1.1 for the files). CPU only."""
+    section = "11 scale (device-free)"
+    sizes = [300, 3000] if b.smoke else [1000, 10000, 100000]
+    r = b.run("scale", [sys.executable, "bench/scale.py", "--runs", ",".join(map(str, sizes)),
+                        "--build", str(b.build), "--out", str(b.out / "scale")], timeout=1800)
+    if not r:
+        return
+    by_size = r[0]["sizes"]
+
+    def value(d: Any, key: str) -> float:
+        for part in key.split("."):
+            d = d[part]
+        return float(d)
+
+    for key, name, unit, per_run, target in SCALE_FIGURES:
+        values = [value(by_size[str(n)], key) for n in sizes]
+        for n, v in zip(sizes, values):
+            shown = v / n if per_run else v
+            if unit == "us/run":
+                shown *= 1e6
+            elif unit == "MB":
+                shown /= 1e6
+            b.add(section, f"{name}, {n:,} runs", unit, [shown])
+        f = b.add(section, f"{name}: growth exponent over {sizes[0]:,}..{sizes[-1]:,} runs", "",
+                  [growth_exponent([float(n) for n in sizes], values)])
+        f.target, f.verdict = f"<= {target}", verdict(f.median, lambda x: x <= target)
+
+
 PARTS = ("timing_overhead", "accuracy", "stability", "metrics", "python_overhead", "cold_regions",
-         "time_to_precision", "replacing_do_bench", "cli_startup", "compare_gate", "scale_out")
+         "time_to_precision", "replacing_do_bench", "cli_startup", "compare_gate", "scale_out", "scale")
 #: The parts that need no GPU: they run whether or not there is one.
-CPU_PARTS = ("cli_startup",)
+CPU_PARTS = ("cli_startup", "scale")
 
 
 def selected_parts(names: str | None) -> list:

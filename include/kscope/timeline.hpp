@@ -27,6 +27,7 @@ struct PhaseSpan {
   std::string annotation;             ///< "region entry": the region entered; "" otherwise
   std::int64_t start_ns = 0;          ///< host steady clock, ns
   std::int64_t end_ns = 0;            ///< host steady clock, ns
+  std::size_t part = 0;               ///< index into Timeline::parts (0 in one process's)
 };
 
 /// One kernel as the tool timed it on the GPU (tool "cupti" without counters).
@@ -40,13 +41,18 @@ struct KernelSpan {
   std::optional<std::uint32_t> stream; ///< CUDA stream id as CUPTI reports it
   std::int64_t start_ns = 0;           ///< GPU start, on the host steady clock, ns
   std::int64_t end_ns = 0;             ///< GPU end, on the host steady clock, ns
+  std::size_t part = 0;                ///< index into Timeline::parts (0 in one process's)
 };
 
 /// Everything timed in a session. Empty for results saved before kscope recorded it, and for
 /// tools that do not time kernels in process (ncu, sanitizer: no kernel spans).
 struct Timeline {
-  std::vector<PhaseSpan> phases;   ///< in the order recorded
-  std::vector<KernelSpan> kernels; ///< in launch order
+  std::vector<PhaseSpan> phases;   ///< in the order recorded (a merge: part by part)
+  std::vector<KernelSpan> kernels; ///< in launch order (a merge: part by part)
+  /// kscope::merge: the process each span's `part` indexes, named by its rank and file, e.g.
+  /// "rank 1: shard-1.json". Each part's times are on its own host's clock. Empty in the
+  /// timeline of one process (every span's part is 0).
+  std::vector<std::string> parts;
   [[nodiscard]] bool empty() const { return phases.empty() && kernels.empty(); }
 };
 

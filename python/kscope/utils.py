@@ -123,7 +123,8 @@ def is_bool(value: Any) -> bool:
 
 def label(value: Any) -> str:
     """A short one-line text for a value the engine cannot hold (tensor, tuple, dict, ...)."""
-    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    shape, dtype = (None, None) if type(value) in (int, float) else (
+        getattr(value, "shape", None), getattr(value, "dtype", None))  # a sweep's million ints
     if shape is not None and dtype is not None and not isinstance(value, numbers.Number):
         text = f"{type(value).__name__}(shape={tuple(shape)}, dtype={dtype})"
     else:

@@ -15,6 +15,7 @@
 #include "core/processed_columns.hpp"
 #include "kscope/merge.hpp"
 #include "kscope/results.hpp"
+#include "report/json_result.hpp"
 
 namespace kscope::python {
 namespace {
@@ -245,7 +246,8 @@ void bind_results(nb::module_& m) {
       .def_ro("pass_", &PhaseSpan::pass, "replay pass (0 without replay)")
       .def_ro("annotation", &PhaseSpan::annotation)
       .def_ro("start_ns", &PhaseSpan::start_ns, "host steady clock, ns")
-      .def_ro("end_ns", &PhaseSpan::end_ns, "host steady clock, ns");
+      .def_ro("end_ns", &PhaseSpan::end_ns, "host steady clock, ns")
+      .def_ro("part", &PhaseSpan::part, "index into Timeline.parts (0 in one process's)");
   nb::class_<KernelSpan>(m, "KernelSpan", "One kernel as the tool timed it on the GPU (timeline).")
       .def_ro("annotation", &KernelSpan::annotation)
       .def_ro("kernel", &KernelSpan::kernel)
@@ -255,10 +257,13 @@ void bind_results(nb::module_& m) {
       .def_ro("device", &KernelSpan::device)
       .def_ro("stream", &KernelSpan::stream)
       .def_ro("start_ns", &KernelSpan::start_ns, "on the host steady clock, ns")
-      .def_ro("end_ns", &KernelSpan::end_ns, "on the host steady clock, ns");
+      .def_ro("end_ns", &KernelSpan::end_ns, "on the host steady clock, ns")
+      .def_ro("part", &KernelSpan::part, "index into Timeline.parts (0 in one process's)");
   nb::class_<Timeline>(m, "Timeline", "When the session's phases and kernels happened.")
       .def_ro("phases", &Timeline::phases)
-      .def_ro("kernels", &Timeline::kernels);
+      .def_ro("kernels", &Timeline::kernels)
+      .def_ro("parts", &Timeline::parts,
+              "a merge: the part (rank and file) each span's part names; empty for one process");
   nb::class_<OutputFormat>(m, "OutputFormat", "One output format of Results.write.")
       .def_ro("name", &OutputFormat::name)
       .def_ro("extension", &OutputFormat::extension)
@@ -304,7 +309,14 @@ void bind_results(nb::module_& m) {
       .def("write_csv", &Results::write_csv, nb::arg("prefix"),
            "Writes <prefix>profiled_data-<name>-<id>.csv and processed_data-...csv; returns "
            "both paths.")
-      .def("write_json", &Results::write_json, nb::arg("path"))
+      .def(
+          "write_json",
+          [](const Results& r, const std::string& path, const std::vector<std::string>& values) {
+            report::write_results_json(r, path, &values);
+          },
+          nb::arg("path"), nb::arg("config_values") = std::vector<std::string>{},
+          "Writes the JSON document to `path`, streamed; `config_values`: the JSON text of the "
+          "first configs' values (the Python objects) in place of the engine's.")
       .def(
           "write",
           [](const Results& r, const std::string& format, const std::string& path,
@@ -331,7 +343,15 @@ void bind_results(nb::module_& m) {
           },
           nb::arg("format"), nb::arg("compare") = nb::none(), nb::arg("full_paths") = false,
           "The result in one of output_formats(), as text.")
-      .def("to_json", &Results::to_json, "The JSON document as text.")
+      .def(
+          "to_json",
+          [](const Results& r, const std::vector<std::string>& values) {
+            std::ostringstream out;
+            report::write_results_json(r, out, &values);
+            return out.str();
+          },
+          nb::arg("config_values") = std::vector<std::string>{},
+          "The JSON document as text; `config_values` as in write_json.")
       .def("to_html_table", &Results::to_html_table, nb::arg("max_rows") = 0,
            "The processed table as an HTML fragment for a notebook; max_rows > 0: only the "
            "first rows, and a line saying how many were left out.")

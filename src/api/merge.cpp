@@ -28,6 +28,12 @@ std::set<std::size_t> measured_configs(const Results& r) {
   return out;
 }
 
+// How a merged timeline names part i: its rank when it was a shard, and where it came from.
+std::string part_name(const MergeOptions& o, std::size_t i, const Metadata& m) {
+  const std::string from = i < o.labels.size() ? o.labels[i] : "part " + std::to_string(i + 1);
+  return m.shard_count > 1 ? "rank " + std::to_string(m.shard_index) + ": " + from : from;
+}
+
 std::string config_list(const std::vector<std::size_t>& configs) {
   std::string out;
   for (std::size_t i = 0; i < configs.size() && i < 10; ++i) {
@@ -35,6 +41,29 @@ std::string config_list(const std::vector<std::size_t>& configs) {
   }
   if (configs.size() > 10) out += ", ... (" + std::to_string(configs.size()) + " in all)";
   return out;
+}
+
+// Appends a part's timeline to the merged one: its spans of the configs it is kept for (and those
+// outside runs), each naming its process in `merged->parts`. A part that is itself a merge
+// brings its own parts.
+template <class Owns>
+void add_timeline(const Timeline& t, const std::string& name, const Owns& owns, Timeline* merged) {
+  const std::size_t first = merged->parts.size();
+  if (t.parts.empty()) {
+    merged->parts.push_back(name);
+  } else {
+    merged->parts.insert(merged->parts.end(), t.parts.begin(), t.parts.end());
+  }
+  for (const auto& p : t.phases) {
+    if (p.config && !owns(*p.config)) continue;
+    merged->phases.push_back(p);
+    merged->phases.back().part = first + p.part;
+  }
+  for (const auto& k : t.kernels) {
+    if (!owns(k.config)) continue;
+    merged->kernels.push_back(k);
+    merged->kernels.back().part = first + k.part;
+  }
 }
 
 }  // namespace
@@ -90,6 +119,7 @@ Results merge(const std::vector<Results>& parts, const MergeOptions& options) {
   d.findings.clear();
   d.failures.clear();
   d.stops.clear();
+  d.timeline = {};
   d.load_warnings.clear();
   d.journal_path.clear();
   d.complete = missing.empty();
@@ -119,14 +149,20 @@ Results merge(const std::vector<Results>& parts, const MergeOptions& options) {
     for (const auto& stop : p.stops) {
       if (owns(i, stop.config)) d.stops.push_back(stop);
     }
-    for (const auto& f : p.findings) d.findings.push_back(f);
+    for (const auto& f : p.findings) {
+      if (!f.config || owns(i, *f.config)) d.findings.push_back(f);
+    }
     for (const auto& w : p.load_warnings) d.load_warnings.push_back(w);
     d.complete = d.complete && p.complete;
     d.metadata.wall_seconds = std::max(d.metadata.wall_seconds, p.metadata.wall_seconds);
     for (auto c : measured_configs(parts[i])) {
       if (owns(i, c)) gpus[p.metadata.gpu].push_back(c);
     }
+    add_timeline(p.timeline, part_name(options, i, p.metadata), [&](std::size_t config) {
+      return owns(i, config);
+    }, &d.timeline);
   }
+  if (d.timeline.empty()) d.timeline.parts.clear();
   // One process's extraction orders annotations by their first run, then runs: rank each
   // annotation by the first config it appears in (and its place in that part's table).
   std::map<std::string, std::pair<std::size_t, std::size_t>> first_seen;

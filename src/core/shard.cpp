@@ -1,7 +1,10 @@
 #include "core/shard.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
+#include <queue>
+#include <utility>
 
 #include "kscope/errors.hpp"
 
@@ -105,12 +108,19 @@ std::vector<std::size_t> shard_configs(std::size_t num_configs, const ShardSpec&
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return weights[a] > weights[b]; });
-  std::vector<double> load(shard.count, 0.0);
+  // The ranks by load, least first (a heap: a scan of the loads per config was O(configs x
+  // ranks)).
+  using Load = std::pair<double, std::size_t>;  // load, rank
+  std::vector<Load> ranks(shard.count);
+  for (std::size_t r = 0; r < shard.count; ++r) ranks[r] = {0.0, r};
+  std::priority_queue<Load, std::vector<Load>, std::greater<>> least(std::greater<>(),
+                                                                     std::move(ranks));
   for (const std::size_t c : order) {
-    const auto rank = static_cast<std::size_t>(
-        std::min_element(load.begin(), load.end()) - load.begin());
-    load[rank] += weights[c];
-    if (rank == shard.index) mine.push_back(c);
+    Load next = least.top();
+    least.pop();
+    if (next.second == shard.index) mine.push_back(c);
+    next.first += weights[c];
+    least.push(next);
   }
   std::sort(mine.begin(), mine.end());
   return mine;

@@ -20,7 +20,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 double number_from(const JsonField& j) { return j.get<double>(); }
 
-Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
 std::optional<std::string> optional_string_from(const JsonField& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<std::string>();
@@ -159,11 +158,9 @@ void options_from_json(const JsonField& j, Options* o) {
 namespace {
 
 Json info_to_json(const std::vector<InfoValue>& values, const std::vector<std::string>& names) {
-  Json out = Json::object();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out[names[i]] = i < values.size() ? to_json(values[i]) : Json(nullptr);
-  }
-  return out;
+  std::string text;
+  append_info(text, values, names);
+  return Json::parse(text);
 }
 
 std::vector<InfoValue> info_from_json(const JsonField& row, const std::vector<std::string>& names) {
@@ -257,13 +254,12 @@ Metadata metadata_from_json(const JsonField& j) {
 }
 
 Json configs_to_json(const std::vector<Config>& configs) {
-  Json out = Json::array();
+  std::string text = "[";
   for (std::size_t i = 0; i < configs.size(); ++i) {
-    Json values = Json::array();
-    for (const auto& v : configs[i].values()) values.push_back(to_json(v));
-    out.push_back(Json{{"index", i}, {"label", configs[i].label()}, {"values", values}});
+    if (i) text += ',';
+    append_config(text, configs[i], i);
   }
-  return out;
+  return Json::parse(text + "]");
 }
 
 std::vector<Config> configs_from_json(const JsonField& j,
@@ -287,11 +283,9 @@ std::vector<Config> configs_from_json(const JsonField& j,
 }
 
 Json to_json(const RawRow& r, const std::vector<std::string>& info_names) {
-  Json j{{"Annotation", r.annotation}, {"Value", number(r.value)},   {"Metric", r.metric},
-         {"Kernel", r.kernel},         {"Unit", optional_string(r.unit)},
-         {"config", r.config},         {"run", r.run}};
-  if (!info_names.empty()) j["info"] = info_to_json(r.info, info_names);
-  return j;
+  std::string text;
+  append_json(text, r, info_names);
+  return Json::parse(text);
 }
 
 RawRow raw_row_from_json(const JsonField& j, const std::vector<std::string>& info_names) {
@@ -480,6 +474,7 @@ PhaseSpan phase_span_from_json(const JsonField& j) {
   p.start_ns = j.at("start_ns").get<std::int64_t>();
   p.end_ns = j.at("end_ns").get<std::int64_t>();
   if (p.end_ns < p.start_ns) j.at("end_ns").fail("an end_ns not before start_ns");
+  p.part = j.value("part", std::size_t{0});
   return p;
 }
 
@@ -488,8 +483,10 @@ Json phases_to_json(const std::vector<PhaseSpan>& phases) {
 }
 
 std::vector<PhaseSpan> phases_from_json(const JsonField& j) {
+  const auto items = j.items();
   std::vector<PhaseSpan> out;
-  for (const auto& p : j.items()) out.push_back(phase_span_from_json(p));
+  out.reserve(items.size());
+  for (const auto& p : items) out.push_back(phase_span_from_json(p));
   return out;
 }
 
@@ -515,15 +512,7 @@ std::vector<PhaseSpan> phase_laps_from_json(const JsonField& j) {
   return out;
 }
 
-Json to_json(const KernelSpan& k) {
-  Json j{{"annotation", k.annotation}, {"kernel", k.kernel}, {"config", k.config},
-         {"run", k.run}, {"device", k.device}};
-  if (k.warmup) j["warmup"] = true;
-  j["stream"] = optional_json(k.stream);
-  j["start_ns"] = k.start_ns;
-  j["end_ns"] = k.end_ns;
-  return j;
-}
+Json to_json(const KernelSpan& k) { return text_to_json(k); }
 
 KernelSpan kernel_span_from_json(const JsonField& j) {
   KernelSpan k;
@@ -537,19 +526,39 @@ KernelSpan kernel_span_from_json(const JsonField& j) {
   k.start_ns = j.at("start_ns").get<std::int64_t>();
   k.end_ns = j.at("end_ns").get<std::int64_t>();
   if (k.end_ns < k.start_ns) j.at("end_ns").fail("an end_ns not before start_ns");
+  k.part = j.value("part", std::size_t{0});
   return k;
 }
 
 Json to_json(const Timeline& t) {
   Json kernels = Json::array();
   for (const auto& k : t.kernels) kernels.push_back(to_json(k));
-  return Json{{"phases", phases_to_json(t.phases)}, {"kernels", kernels}};
+  Json j{{"phases", phases_to_json(t.phases)}, {"kernels", kernels}};
+  if (!t.parts.empty()) j["parts"] = t.parts;
+  return j;
 }
 
 Timeline timeline_from_json(const JsonField& j) {
   Timeline t;
-  t.phases = phases_from_json(j.at("phases"));
-  for (const auto& k : j.at("kernels").items()) t.kernels.push_back(kernel_span_from_json(k));
+  if (const auto parts = j.find("parts")) {
+    for (const auto& p : parts->items()) t.parts.push_back(p.get<std::string>());
+  }
+  // A span's part indexes "parts"; one process's timeline has none, and every span is its.
+  const std::size_t parts = std::max<std::size_t>(t.parts.size(), 1);
+  auto check_part = [&](const JsonField& span, std::size_t part) {
+    if (part >= parts) {
+      span.at("part").fail("a part below " + std::to_string(parts) + " (the timeline's parts)");
+    }
+  };
+  const auto phases = j.at("phases");
+  t.phases = phases_from_json(phases);
+  for (std::size_t i = 0; i < t.phases.size(); ++i) check_part(phases.element(i), t.phases[i].part);
+  const auto kernels = j.at("kernels").items();
+  t.kernels.reserve(kernels.size());
+  for (const auto& k : kernels) {
+    t.kernels.push_back(kernel_span_from_json(k));
+    check_part(k, t.kernels.back().part);
+  }
   return t;
 }
 
@@ -704,12 +713,17 @@ void check_config_index(const JsonField& row, std::size_t config, std::size_t co
 }
 
 Json header_json(const Results::Data& d, const char* kind, const Json& after_id) {
+  Json j = header_json_before_configs(d, kind, after_id);
+  j["configs"] = configs_to_json(d.configs);
+  return j;
+}
+
+Json header_json_before_configs(const Results::Data& d, const char* kind, const Json& after_id) {
   Json j{{"schema_version", kSchemaVersion}, {"kind", kind}, {"name", d.name}, {"id", d.id}};
   for (const auto& [key, value] : after_id.items()) j[key] = value;
   j["options"] = to_json(d.options);
   j["metadata"] = to_json(d.metadata);
   j["parameters"] = d.parameters;
-  j["configs"] = configs_to_json(d.configs);
   return j;
 }
 

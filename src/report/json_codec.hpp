@@ -93,6 +93,9 @@ void check_config_index(const JsonField& row, std::size_t config, std::size_t co
 
 [[nodiscard]] Json header_json(const Results::Data& d, const char* kind,
                                const Json& after_id = Json::object());
+/// The header up to its configs, which a streamed result writes one by one.
+[[nodiscard]] Json header_json_before_configs(const Results::Data& d, const char* kind,
+                                              const Json& after_id);
 void header_from_json(const JsonField& j, Results::Data* d);
 
 }  // namespace kscope::report

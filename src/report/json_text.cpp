@@ -2,7 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <type_traits>
+#include <variant>
 
 #include "report/json_codec.hpp"
 
@@ -102,11 +104,48 @@ void append_json_number(std::string& out, double x) {
     out += "null";
     return;
   }
+  if (std::signbit(x)) out += '-';
+  if (x == 0) {
+    out += "0.0";
+    return;
+  }
+  // The shortest digits that read back as x, laid out as nlohmann's dump lays them out (so the
+  // streamed result is the tree's text): d.ddd * 10^exponent, the digits placed in full when
+  // the point falls within 15 of them or 4 before them, else in e-notation.
   char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  const auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(x), std::chars_format::scientific);
   const std::string_view text(buf, static_cast<std::size_t>(r.ptr - buf));
-  out += text;
-  if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+  const std::size_t e = text.find('e');
+  std::string digits(1, text[0]);
+  if (e > 1) digits.append(text.substr(2, e - 2));
+  int exponent = 0;
+  std::from_chars(text.data() + e + 2, text.data() + text.size(), exponent);
+  if (text[e + 1] == '-') exponent = -exponent;
+  const int k = static_cast<int>(digits.size());
+  const int n = exponent + 1;  // where the point goes, counted from the first digit
+  if (k <= n && n <= 15) {
+    out += digits;
+    out.append(static_cast<std::size_t>(n - k), '0');
+    out += ".0";
+  } else if (0 < n && n <= 15) {
+    out.append(digits, 0, static_cast<std::size_t>(n));
+    out += '.';
+    out.append(digits, static_cast<std::size_t>(n), std::string::npos);
+  } else if (-4 < n && n <= 0) {
+    out += "0.";
+    out.append(static_cast<std::size_t>(-n), '0');
+    out += digits;
+  } else {
+    out += digits[0];
+    if (k > 1) {
+      out += '.';
+      out.append(digits, 1, std::string::npos);
+    }
+    out += exponent < 0 ? "e-" : "e+";
+    const int magnitude = std::abs(exponent);
+    if (magnitude < 10) out += '0';
+    value(out, magnitude);
+  }
 }
 
 void append_json(std::string& out, const RunLog& r) {
@@ -165,6 +204,7 @@ void append_json(std::string& out, const PhaseSpan& p) {
   if (!p.annotation.empty()) field(out, "annotation", p.annotation);
   field(out, "start_ns", p.start_ns);
   field(out, "end_ns", p.end_ns);
+  if (p.part != 0) field(out, "part", p.part);
   out += '}';
 }
 
@@ -193,6 +233,76 @@ void append_phases(std::string& laps, std::string& spans, const std::vector<Phas
     previous = &p;
   }
   if (previous) laps += "]}";
+}
+
+void append_json(std::string& out, const Value& v) {
+  std::visit([&](const auto& x) { value(out, x); }, v.storage());
+}
+
+void append_json(std::string& out, const KernelSpan& k) {
+  field(out, "annotation", k.annotation, true);
+  field(out, "kernel", k.kernel);
+  field(out, "config", k.config);
+  field(out, "run", k.run);
+  field(out, "device", k.device);
+  if (k.warmup) field(out, "warmup", true);
+  field(out, "stream", k.stream);
+  field(out, "start_ns", k.start_ns);
+  field(out, "end_ns", k.end_ns);
+  if (k.part != 0) field(out, "part", k.part);
+  out += '}';
+}
+
+void append_info(std::string& out, const std::vector<InfoValue>& values,
+                 const std::vector<std::string>& names) {
+  if (names.empty()) {
+    out += "{}";
+    return;
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += i ? ',' : '{';
+    append_json_string(out, names[i]);
+    out += ':';
+    if (i < values.size()) {
+      out += to_text(to_json(values[i]));
+    } else {
+      out += "null";
+    }
+  }
+  out += '}';
+}
+
+void append_json(std::string& out, const RawRow& r, const std::vector<std::string>& info_names) {
+  field(out, "Annotation", r.annotation, true);
+  field(out, "Value", r.value);
+  field(out, "Metric", r.metric);
+  field(out, "Kernel", r.kernel);
+  field(out, "Unit", r.unit);
+  field(out, "config", r.config);
+  field(out, "run", r.run);
+  if (!info_names.empty()) {
+    out += ",\"info\":";
+    append_info(out, r.info, info_names);
+  }
+  out += '}';
+}
+
+void append_config(std::string& out, const Config& c, std::size_t index,
+                   const std::string* values) {
+  field(out, "index", index, true);
+  field(out, "label", c.label());
+  out += ",\"values\":";
+  if (values) {
+    out += *values;
+  } else {
+    out += '[';
+    for (std::size_t i = 0; i < c.values().size(); ++i) {
+      if (i) out += ',';
+      append_json(out, c.values()[i]);
+    }
+    out += ']';
+  }
+  out += '}';
 }
 
 void append_json(std::string& out, const RunTelemetry& t) {

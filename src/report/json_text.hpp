@@ -1,7 +1,8 @@
 #pragma once
-// JSON text of the pieces a journal line is made of (runs, kernel records, telemetry, host
-// phases), appended straight to a string: the journal writes them for every run of a sweep, so
-// they skip nlohmann's object trees (~45 us per run on the H200 host, docs/architecture.md). The
+// JSON text of the pieces a journal line or a result is made of (runs, kernel records, telemetry,
+// host phases, raw rows, kernel spans, configs), appended straight to a string: the journal
+// writes them for every run of a sweep and the result writer for every row, so they skip
+// nlohmann's object trees (~45 us per run on the H200 host, docs/architecture.md). The
 // one description of these encodings: the codec's to_json() of the same types parses this text.
 // Same rules as the codec: NaN and infinities become null; text that is not UTF-8 gets U+FFFD.
 
@@ -25,6 +26,17 @@ void append_json(std::string& out, const RunLog& r);
 void append_json(std::string& out, const KernelRecord& k);
 void append_json(std::string& out, const PhaseSpan& p);
 void append_json(std::string& out, const RunTelemetry& t);
+void append_json(std::string& out, const Value& v);
+void append_json(std::string& out, const KernelSpan& k);
+/// A raw row; `info_names` as the codec's to_json(RawRow).
+void append_json(std::string& out, const RawRow& r, const std::vector<std::string>& info_names);
+/// A row's info collectors' values, as the object keyed by `names` (null where none).
+void append_info(std::string& out, const std::vector<InfoValue>& values,
+                 const std::vector<std::string>& names);
+/// Config `index` as "configs" holds it: {"index", "label", "values"}; `values`, when given, is
+/// the JSON text of its values in place of the config's own (the Python front's objects).
+void append_config(std::string& out, const Config& c, std::size_t index,
+                   const std::string* values = nullptr);
 
 /// A journal line's host phases, compactly: every run of contiguous laps of one execution
 /// (environment before, tool before, benchmark, ... each starting where the previous ended) goes

@@ -2,12 +2,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/text_file.hpp"
 #include "report/html_table.hpp"
 #include "report/journal.hpp"
+#include "report/json_result.hpp"
 #include "report/json_codec.hpp"
 #include "report/svg_plot.hpp"
 #include "report/writer.hpp"
@@ -16,6 +18,23 @@
 
 namespace kscope {
 namespace {
+
+// The whole of `in` (the file `path`), read once into its string.
+std::string whole_file(std::ifstream& in, const std::string& path) {
+  in.clear();
+  in.seekg(0);
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {  // not a regular file: read it as a stream
+    std::stringstream all;
+    all << in.rdbuf();
+    return all.str();
+  }
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(&text[0], static_cast<std::streamsize>(size));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
 
 std::ofstream open_for_writing(const std::string& path) {
   std::ofstream out(path);
@@ -86,43 +105,25 @@ std::vector<std::string> Results::write_csv(const std::string& prefix) const {
 }
 
 std::string Results::to_json() const {
-  report::Json j = report::header_json(
-      d_, "kscope.results", report::Json{{"complete", d_.complete}, {"journal", d_.journal_path}});
-  const std::vector<std::string> raw_info = raw_info_columns(d_.info_columns);
-  const std::vector<std::string> processed_info = processed_info_columns(d_.info_columns);
-  if (!d_.info_columns.empty()) j["info_columns"] = report::info_columns_to_json(d_.info_columns);
-  report::Json raw = report::Json::array();
-  for (const auto& r : d_.raw) raw.push_back(report::to_json(r, raw_info));
-  report::Json processed = report::Json::array();
-  for (const auto& p : d_.processed) processed.push_back(report::to_json(p, processed_info));
-  j["raw"] = std::move(raw);
-  j["processed"] = std::move(processed);
-  j["telemetry"] = report::telemetry_to_json(d_.telemetry);
-  j["findings"] = report::findings_to_json(d_.findings);
-  if (!d_.failures.empty()) j["failed_configs"] = report::failures_to_json(d_.failures);
-  if (!d_.stops.empty()) {
-    report::Json stops = report::Json::array();
-    for (const auto& s : d_.stops) stops.push_back(report::to_json(s));
-    j["stops"] = std::move(stops);
-  }
-  if (!d_.timeline.empty()) j["timeline"] = report::to_json(d_.timeline);
-  return report::to_text(j, 1);
+  std::ostringstream out;
+  report::write_results_json(*this, out);
+  return out.str();
 }
 
 void Results::write_json(const std::string& path) const { write("json", path); }
 
 Results Results::load(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
-  std::stringstream all;
-  all << in.rdbuf();
-  const std::string text = all.str();
-  // A journal starts with a one-line header whose kind says so.
-  if (text.substr(0, text.find('\n')).find("\"kscope.journal\"") != std::string::npos) {
-    return report::load_journal(path);
-  }
+  // A journal starts with a one-line header whose kind says so; its reader reads it line by line.
+  std::string first_line;
+  std::getline(in, first_line);
+  if (first_line.find("\"kscope.journal\"") != std::string::npos) return report::load_journal(path);
+  std::string text = whole_file(in, path);
   check_text_file(text, path, "a kscope result (JSON) or journal (JSON lines)");
-  const report::Json j = report::parse_json(text, path);
+  // Big results: the text goes once parsed, each section's tree once read (peak memory).
+  report::Json j = report::parse_json(text, path);
+  std::string().swap(text);
   const report::JsonField root(j);
   if (!j.is_object() || j.value("kind", report::Json()) != "kscope.results") {
     throw FileFormatError("'" + path +
@@ -142,14 +143,20 @@ Results Results::load(const std::string& path) {
     }
     const std::vector<std::string> raw_info = raw_info_columns(d.info_columns);
     const std::vector<std::string> processed_info = processed_info_columns(d.info_columns);
-    for (const auto& r : root.at("raw").items()) {
+    const auto raw = root.at("raw").items();
+    d.raw.reserve(raw.size());
+    for (const auto& r : raw) {
       d.raw.push_back(report::raw_row_from_json(r, raw_info));
       report::check_config_index(r, d.raw.back().config, d.configs.size());
     }
-    for (const auto& p : root.at("processed").items()) {
+    j["raw"] = nullptr;
+    const auto processed = root.at("processed").items();
+    d.processed.reserve(processed.size());
+    for (const auto& p : processed) {
       d.processed.push_back(report::processed_row_from_json(p, processed_info));
       report::check_config_index(p, d.processed.back().config, d.configs.size());
     }
+    j["processed"] = nullptr;
     if (const auto t = root.find("telemetry")) d.telemetry = report::telemetry_from_json(*t);
     if (const auto f = root.find("findings")) d.findings = report::findings_from_json(*f);
     if (const auto f = root.find("failed_configs")) {

@@ -3,8 +3,11 @@
 // runs, replay passes and the phases of every run (thermal pause, L2 flush at region entry,
 // journal writes); process 2 the GPU, one track per CUDA stream with every timed kernel and the
 // metrics of its annotation in that run as arguments; process 3 NVML telemetry as counter tracks
-// (SM clock, temperature, power), placed where the readings were taken. Results without a
-// recorded timeline get synthetic_timeline(): the order is right, the times are not.
+// (SM clock, temperature, power), placed where the readings were taken. A merged result's parts
+// (Timeline::parts, one per rank) are processes 1001, 1002, 1003 for its second part, and so on,
+// each named after its part, its times counted from its own first span (each host has its own
+// clock). Results without a recorded timeline get synthetic_timeline(): the order is right, the
+// times are not.
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +25,9 @@ namespace {
 constexpr int kHostPid = 1;
 constexpr int kGpuPid = 2;
 constexpr int kTelemetryPid = 3;
+constexpr int kPartPids = 1000;  // part p's processes: the ones above plus p * kPartPids
+
+int pid_of(int pid, std::size_t part) { return pid + static_cast<int>(part) * kPartPids; }
 
 struct Event {
   int pid = 0;
@@ -32,14 +38,23 @@ struct Event {
   Json json;
 };
 
+// Where a config, run or pass began and ended, on the clock of its part.
+struct Bounds {
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+  std::size_t part = 0;
+};
+
 class TraceBuilder {
  public:
   TraceBuilder(const Results& r, const Timeline& t, bool synthetic)
       : r_(r), t_(t), synthetic_(synthetic) {
-    origin_ = std::numeric_limits<std::int64_t>::max();
-    for (const auto& p : t.phases) origin_ = std::min(origin_, p.start_ns);
-    for (const auto& k : t.kernels) origin_ = std::min(origin_, k.start_ns);
-    if (origin_ == std::numeric_limits<std::int64_t>::max()) origin_ = 0;
+    origins_.assign(std::max<std::size_t>(t.parts.size(), 1), std::numeric_limits<std::int64_t>::max());
+    for (const auto& p : t.phases) origins_[p.part] = std::min(origins_[p.part], p.start_ns);
+    for (const auto& k : t.kernels) origins_[k.part] = std::min(origins_[k.part], k.start_ns);
+    for (auto& o : origins_) {
+      if (o == std::numeric_limits<std::int64_t>::max()) o = 0;
+    }
     for (const auto& rt : r.telemetry()) {
       if (rt.cooling_wait_s > 0) cooling_[{rt.config, rt.run}] = &rt;
     }
@@ -66,27 +81,33 @@ class TraceBuilder {
   }
 
  private:
-  double us(std::int64_t ns) const { return static_cast<double>(ns - origin_) / 1000.0; }
+  double us(std::int64_t ns, std::size_t part) const {
+    return static_cast<double>(ns - origins_[part]) / 1000.0;
+  }
 
   std::string config_label(std::size_t c) const {
     return c < r_.configs().size() ? r_.configs()[c].label() : "config " + std::to_string(c);
   }
 
-  void slice(int pid, std::int64_t tid, const std::string& name, const char* cat,
+  void slice(int pid, std::size_t part, std::int64_t tid, const std::string& name, const char* cat,
              std::int64_t start, std::int64_t end, Json args) {
+    pid = pid_of(pid, part);
     Json j{{"name", name}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
-           {"ts", us(start)}, {"dur", static_cast<double>(end - start) / 1000.0}};
+           {"ts", us(start, part)}, {"dur", static_cast<double>(end - start) / 1000.0}};
     if (!args.empty()) j["args"] = std::move(args);
     const std::string c = cat;
     const int depth = c == "config" ? 0 : c == "run" ? 1 : c == "pass" ? 2 : c == "phase" ? 3 : 4;
     events_.push_back({pid, tid, start, end - start, depth, std::move(j)});
   }
 
-  void counter(const std::string& name, const char* unit, std::int64_t at, double value) {
-    Json j{{"name", name}, {"ph", "C"}, {"pid", kTelemetryPid}, {"tid", 0}, {"ts", us(at)},
+  void counter(const std::string& name, const char* unit, std::size_t part, std::int64_t at,
+               double value) {
+    const int pid = pid_of(kTelemetryPid, part);
+    Json j{{"name", name}, {"ph", "C"}, {"pid", pid}, {"tid", 0}, {"ts", us(at, part)},
            {"args", Json{{unit, value}}}};
     // One counter track per name: order them apart by name.
-    events_.push_back({kTelemetryPid, static_cast<std::int64_t>(counter_ids_.emplace(name, counter_ids_.size()).first->second),
+    telemetry_parts_.insert(part);
+    events_.push_back({pid, static_cast<std::int64_t>(counter_ids_.emplace(name, counter_ids_.size()).first->second),
                        at, -1, 0, std::move(j)});
   }
 
@@ -104,23 +125,23 @@ class TraceBuilder {
   }
 
   void host() {
-    using Bounds = std::pair<std::int64_t, std::int64_t>;
-    auto widen = [](std::map<std::tuple<std::size_t, bool, std::size_t, int>, Bounds>& m,
-                    const std::tuple<std::size_t, bool, std::size_t, int>& k, const PhaseSpan& p) {
-      auto [it, added] = m.emplace(k, Bounds{p.start_ns, p.end_ns});
+    // Config, warm-up, run, pass, part.
+    using Key = std::tuple<std::size_t, bool, std::size_t, int, std::size_t>;
+    auto widen = [](std::map<Key, Bounds>& m, const Key& k, const PhaseSpan& p) {
+      auto [it, added] = m.emplace(k, Bounds{p.start_ns, p.end_ns, p.part});
       if (!added) {
-        it->second.first = std::min(it->second.first, p.start_ns);
-        it->second.second = std::max(it->second.second, p.end_ns);
+        it->second.start = std::min(it->second.start, p.start_ns);
+        it->second.end = std::max(it->second.end, p.end_ns);
       }
     };
-    std::map<std::tuple<std::size_t, bool, std::size_t, int>, Bounds> configs, runs, passes;
+    std::map<Key, Bounds> configs, runs, passes;
     int max_pass = 0;
     for (const auto& p : t_.phases) max_pass = std::max(max_pass, p.pass);
     for (const auto& p : t_.phases) {
       if (p.config && p.run) {
-        widen(configs, {*p.config, false, 0, 0}, p);
-        widen(runs, {*p.config, p.warmup, *p.run, 0}, p);
-        if (max_pass > 0) widen(passes, {*p.config, p.warmup, *p.run, p.pass}, p);
+        widen(configs, {*p.config, false, 0, 0, p.part}, p);
+        widen(runs, {*p.config, p.warmup, *p.run, 0, p.part}, p);
+        if (max_pass > 0) widen(passes, {*p.config, p.warmup, *p.run, p.pass, p.part}, p);
       }
       std::string name = p.phase;
       if (p.phase == "region entry") {
@@ -130,25 +151,26 @@ class TraceBuilder {
       }
       Json args = run_args(p.config, p.run, p.warmup, p.pass);
       if (!p.annotation.empty()) args["annotation"] = p.annotation;
-      slice(kHostPid, 1, name, p.phase == "region entry" ? "region" : "phase", p.start_ns, p.end_ns,
-            std::move(args));
+      slice(kHostPid, p.part, 1, name, p.phase == "region entry" ? "region" : "phase", p.start_ns,
+            p.end_ns, std::move(args));
       if (p.phase == "environment before" && p.config && p.run && !p.warmup && p.pass == 0) {
         thermal_pause(p);
       }
     }
     for (const auto& [k, b] : configs) {
-      slice(kHostPid, 1, "config " + std::to_string(std::get<0>(k)) + ": " + config_label(std::get<0>(k)),
-            "config", b.first, b.second, run_args(std::get<0>(k), std::nullopt, false, 0));
+      slice(kHostPid, b.part, 1,
+            "config " + std::to_string(std::get<0>(k)) + ": " + config_label(std::get<0>(k)),
+            "config", b.start, b.end, run_args(std::get<0>(k), std::nullopt, false, 0));
     }
     for (const auto& [k, b] : runs) {
       const bool warmup = std::get<1>(k);
-      slice(kHostPid, 1, (warmup ? "warm-up run " : "run ") + std::to_string(std::get<2>(k)), "run",
-            b.first, b.second, run_args(std::get<0>(k), std::get<2>(k), warmup, 0));
+      slice(kHostPid, b.part, 1, (warmup ? "warm-up run " : "run ") + std::to_string(std::get<2>(k)),
+            "run", b.start, b.end, run_args(std::get<0>(k), std::get<2>(k), warmup, 0));
       if (!warmup) run_bounds_[{std::get<0>(k), std::get<2>(k)}] = b;
     }
     for (const auto& [k, b] : passes) {
-      slice(kHostPid, 1, "replay pass " + std::to_string(std::get<3>(k)), "pass", b.first, b.second,
-            run_args(std::get<0>(k), std::get<2>(k), std::get<1>(k), std::get<3>(k)));
+      slice(kHostPid, b.part, 1, "replay pass " + std::to_string(std::get<3>(k)), "pass", b.start,
+            b.end, run_args(std::get<0>(k), std::get<2>(k), std::get<1>(k), std::get<3>(k)));
     }
   }
 
@@ -161,7 +183,7 @@ class TraceBuilder {
       const RunTelemetry& t = *found->second;
       const auto wait = static_cast<std::int64_t>(t.cooling_wait_s * 1e9);
       const std::int64_t start = std::max(p.start_ns, p.end_ns - wait);
-      slice(kHostPid, 1, "thermal pause", "thermal", start, p.end_ns,
+      slice(kHostPid, p.part, 1, "thermal pause", "thermal", start, p.end_ns,
             Json{{"cooling_wait_s", t.cooling_wait_s}});
     }
   }
@@ -175,13 +197,14 @@ class TraceBuilder {
     }
     for (const auto& k : t_.kernels) {
       const std::int64_t tid = k.stream ? static_cast<std::int64_t>(*k.stream) : 0;
-      streams_.insert({k.device, tid});
+      streams_.insert({k.part, k.device, tid});
       Json args = run_args(k.config, k.run, k.warmup, 0);
       args["annotation"] = k.annotation;
       args["duration_ns"] = k.end_ns - k.start_ns;
       const auto it = metrics.find({k.annotation, k.config, k.run});
       if (it != metrics.end() && !k.warmup) args["metrics"] = it->second;
-      slice(kGpuPid + 10 * k.device, tid, k.kernel, "kernel", k.start_ns, k.end_ns, std::move(args));
+      slice(kGpuPid + 10 * k.device, k.part, tid, k.kernel, "kernel", k.start_ns, k.end_ns,
+            std::move(args));
     }
   }
 
@@ -189,16 +212,17 @@ class TraceBuilder {
     for (const auto& t : r_.telemetry()) {
       const auto b = run_bounds_.find({t.config, t.run});
       if (b == run_bounds_.end()) continue;
+      const std::size_t part = b->second.part;
       auto sample = [&](const std::optional<TelemetrySample>& s, std::int64_t at) {
         if (!s) return;
         if (s->age_ms) at -= static_cast<std::int64_t>(*s->age_ms * 1e6);
-        at = std::max(at, origin_);
-        if (s->sm_clock_mhz) counter("SM clock", "MHz", at, *s->sm_clock_mhz);
-        if (s->temperature_c) counter("GPU temperature", "degC", at, *s->temperature_c);
-        if (s->power_w) counter("Power", "W", at, *s->power_w);
+        at = std::max(at, origins_[part]);
+        if (s->sm_clock_mhz) counter("SM clock", "MHz", part, at, *s->sm_clock_mhz);
+        if (s->temperature_c) counter("GPU temperature", "degC", part, at, *s->temperature_c);
+        if (s->power_w) counter("Power", "W", part, at, *s->power_w);
       };
-      sample(t.before, b->second.first);
-      sample(t.after, b->second.second);
+      sample(t.before, b->second.start);
+      sample(t.after, b->second.end);
     }
   }
 
@@ -207,19 +231,31 @@ class TraceBuilder {
     auto meta = [](const char* what, int pid, std::int64_t tid, const std::string& name) {
       return Json{{"name", what}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", Json{{"name", name}}}};
     };
-    std::vector<Json> out = {meta("process_name", kHostPid, 0, "kscope host: " + r_.name()),
-                             meta("thread_name", kHostPid, 1, "session phases")};
-    std::set<int> devices;
-    for (const auto& [device, tid] : streams_) devices.insert(device);
-    for (int d : devices) {
-      out.push_back(meta("process_name", kGpuPid + 10 * d, 0,
-                         "GPU " + std::to_string(d) + (m.gpu.empty() ? "" : ": " + m.gpu)));
+    // A merged result's processes say which part (rank) they are.
+    auto of_part = [&](std::size_t part) {
+      return t_.parts.empty() ? std::string() : " (" + t_.parts[part] + ")";
+    };
+    std::vector<Json> out;
+    for (std::size_t part = 0; part < origins_.size(); ++part) {
+      out.push_back(meta("process_name", pid_of(kHostPid, part), 0,
+                         "kscope host: " + r_.name() + of_part(part)));
+      out.push_back(meta("thread_name", pid_of(kHostPid, part), 1, "session phases"));
     }
-    for (const auto& [device, tid] : streams_) {
-      out.push_back(meta("thread_name", kGpuPid + 10 * device, tid,
+    std::set<std::pair<std::size_t, int>> devices;
+    for (const auto& [part, device, tid] : streams_) devices.insert({part, device});
+    for (const auto& [part, d] : devices) {
+      out.push_back(meta("process_name", pid_of(kGpuPid + 10 * d, part), 0,
+                         "GPU " + std::to_string(d) + (m.gpu.empty() ? "" : ": " + m.gpu) +
+                             of_part(part)));
+    }
+    for (const auto& [part, device, tid] : streams_) {
+      out.push_back(meta("thread_name", pid_of(kGpuPid + 10 * device, part), tid,
                          synthetic_ ? "kernels (synthetic times)" : "stream " + std::to_string(tid)));
     }
-    if (!counter_ids_.empty()) out.push_back(meta("process_name", kTelemetryPid, 0, "GPU telemetry (NVML)"));
+    for (std::size_t part : telemetry_parts_) {
+      out.push_back(meta("process_name", pid_of(kTelemetryPid, part), 0,
+                         "GPU telemetry (NVML)" + of_part(part)));
+    }
     return out;
   }
 
@@ -239,11 +275,12 @@ class TraceBuilder {
   const Results& r_;
   const Timeline& t_;
   bool synthetic_;
-  std::int64_t origin_ = 0;
+  std::vector<std::int64_t> origins_;  // per part: its first span's start
   std::vector<Event> events_;
-  std::set<std::pair<int, std::int64_t>> streams_;
+  std::set<std::tuple<std::size_t, int, std::int64_t>> streams_;  // part, device, stream
   std::map<std::string, std::size_t> counter_ids_;
-  std::map<std::pair<std::size_t, std::size_t>, std::pair<std::int64_t, std::int64_t>> run_bounds_;
+  std::set<std::size_t> telemetry_parts_;
+  std::map<std::pair<std::size_t, std::size_t>, Bounds> run_bounds_;
   std::map<std::pair<std::size_t, std::size_t>, const RunTelemetry*> cooling_;
 };
 

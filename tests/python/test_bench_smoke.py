@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import os
 import subprocess
 import sys
@@ -43,3 +44,20 @@ def test_an_unknown_part_stops_the_driver_before_any_work(tmp_path: Path) -> Non
     assert proc.returncode != 0
     assert "unknown part(s) timing; the parts are timing_overhead, accuracy" in proc.stderr
     assert not (tmp_path / "entry.md").exists()
+
+
+def test_the_scale_part_finds_no_cost_growing_faster_than_the_runs(tmp_path: Path) -> None:
+    # Issue 37: a quadratic step in the sweep, its files or the commands makes its figure's
+    # growth exponent ~2 over 300..3,000 runs; the target is <= 1.2 (1.1 for the files).
+    if not (BUILD / "cli" / "kscope").exists():
+        pytest.skip(f"the kscope executable is not built in {BUILD} (set KSCOPE_BUILD_DIR)")
+    proc = subprocess.run(
+        [sys.executable, "bench/run_bench.py", "--smoke", "--no-build", "--build", str(BUILD),
+         "--out", str(tmp_path), "--parts", "scale"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "figures.csv", newline="") as f:
+        exponents = {row["figure"]: row["verdict"] for row in csv.DictReader(f)
+                     if row["section"] == "11 scale (device-free)" and "growth exponent" in row["figure"]}  # fmt: skip
+    assert len(exponents) == 13, proc.stdout
+    assert {name for name, verdict in exponents.items() if verdict != "meets"} == set(), proc.stdout

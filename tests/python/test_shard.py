@@ -101,6 +101,34 @@ def test_a_shard_by_hand_and_the_merge_command(cpu_engine, tmp_path):
                                                         "Geomean"]])  # fmt: skip
 
 
+def test_the_merge_command_keeps_every_ranks_timeline_named(cpu_engine, tmp_path):
+    paths, parts = [], []
+    for i in range(2):
+        r = make(f"{tmp_path}/", [], shard=(i, 2))()
+        path = tmp_path / f"part{i}.json"
+        r.to_json(path)
+        paths.append(str(path))
+        parts.append(r.engine_results.timeline)
+    out = tmp_path / "merged.json"
+    trace = tmp_path / "trace.json"
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(kscope.__file__) + "/..")
+    for command in (["merge", *paths, "-o", str(out)], ["show", str(out), "-f", "trace", "-o", str(trace)]):
+        done = subprocess.run([sys.executable, "-m", "kscope", *command], capture_output=True,
+                              text=True, env=env)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    merged = kscope.load(out).engine_results.timeline
+    assert list(merged.parts) == [f"rank 0: {paths[0]}", f"rank 1: {paths[1]}"]
+    for i, part in enumerate(parts):
+        assert part.kernels, "the device-free tool times its kernels"
+        assert sorted((k.config, k.run, k.annotation) for k in merged.kernels if k.part == i) == \
+            sorted((k.config, k.run, k.annotation) for k in part.kernels)
+        assert sorted((p.phase, p.start_ns) for p in merged.phases if p.part == i) == \
+            sorted((p.phase, p.start_ns) for p in part.phases)
+    processes = {e["args"]["name"] for e in json.loads(trace.read_text())["traceEvents"]
+                 if e["name"] == "process_name"}  # fmt: skip
+    assert {f"kscope host: sweep (rank {i}: {paths[i]})" for i in range(2)} <= processes
+
+
 def test_balancing_by_an_earlier_result_puts_the_longest_configs_apart(cpu_engine, tmp_path):
     earlier = make(f"{tmp_path}/earlier/", [])()  # config k takes about 100 (k + 1) ns
     shares = []

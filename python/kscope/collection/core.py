@@ -241,6 +241,11 @@ def bind(sig: FunctionSignature, values: tuple[Any, ...]) -> BoundConfig:
 def engine_value(value: Any) -> bool | int | float | str:
     """The value as the engine stores it: bool, int (64-bit), float and str as they are
     (numpy scalars included), anything else as :func:`label`."""
+    kind = type(value)
+    if kind is int:  # the common cases first: a sweep may have a million configs
+        return value if _INT64_MIN <= value <= _INT64_MAX else str(value)
+    if kind is float or kind is str:
+        return value  # type: ignore[no-any-return]
     if is_bool(value):
         return bool(value)
     if isinstance(value, numbers.Integral):
@@ -570,12 +575,11 @@ def encode_value(value: Any) -> JsonValue:
     return label(value)
 
 
-def with_config_values(document: str, rows: list[tuple[Any, ...]]) -> dict[str, Any]:
-    """The engine's JSON ``document`` with the configs' values replaced by ``rows``."""
-    doc: dict[str, Any] = json.loads(document)
-    for config, row in zip(doc.get("configs", []), rows):
-        config["values"] = [encode_value(v) for v in row]
-    return doc
+def config_values_json(rows: list[tuple[Any, ...]]) -> list[str]:
+    """Each config's values as the JSON text the engine writes in the result's ``configs``
+    (the engine streams the document; these replace its own encoding of the values)."""
+    dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+    return [dumps([encode_value(v) for v in row]) for row in rows]
 
 
 def _header(path: str) -> dict[str, Any]:
@@ -668,15 +672,7 @@ class ProfileResults:
     def to_json(self, path: str | os.PathLike[str]) -> None:
         """Writes the engine's JSON document (readable by :func:`load` and by the C++
         ``kscope::Results::load``) with the configs' Python values."""
-        doc = with_config_values(self._results.to_json(), self._configs)
-        path = os.fspath(path)
-        try:
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=1, allow_nan=False)
-                f.write("\n")
-        except OSError as e:
-            # The engine's text for the other formats (src/report/results_io.cpp).
-            raise ProfilerException(f"cannot write '{path}': {e.strerror}") from None
+        self._results.write_json(os.fspath(path), config_values_json(self._configs))
 
     def write(
         self,
@@ -712,8 +708,7 @@ class ProfileResults:
         """The text :meth:`write` would write in ``format`` (e.g. ``"md"`` for an issue)."""
         other = _write_arguments(format, compare)
         if format == "json":
-            doc = with_config_values(self._results.to_json(), self._configs)
-            return json.dumps(doc, indent=1, allow_nan=False) + "\n"
+            return str(self._results.to_json(config_values_json(self._configs))) + "\n"
         return str(self._results.render(format, other, full_paths))
 
     def plot(
@@ -921,13 +916,16 @@ class KernelProfiler:
         options = engine_options(settings, resolve_tool(settings.tool), adapter)
         options.info_collectors = engine_collectors(self.collectors, rows)
         options.on_progress = notebook_progress(self.func.__name__)
-        calls = [bind(self.signature, row) for row in rows]
+        # Bound when a config first runs: a shard of a million configs binds only its own.
+        calls: dict[int, BoundConfig] = {}
         func = self.func
         returned_value = False
 
         def run(config: Any) -> None:
             nonlocal returned_value
-            call = calls[config.index]
+            call = calls.get(config.index)
+            if call is None:
+                call = calls[config.index] = bind(self.signature, rows[config.index])
             if func(*call.args, **call.kwargs) is not None:
                 returned_value = True
 
@@ -974,7 +972,7 @@ __all__ = [
     "BoundConfig", "CacheControl", "ClockControl", "DurationSource", "FunctionSignature",
     "KernelProfiler", "KernelSettings", "MetricReplay", "OnConfigError", "OutputFormat",
     "ProfileResults", "ReplayMode", "bind",
-    "check_configs_type", "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
+    "check_configs_type", "config_values_json", "encode_value", "engine_configs", "engine_options", "engine_value", "load", "load_ncu",
     "make_settings", "make_wrapper", "output_formats", "read_config_values", "resolve_output_prefix",
-    "sanitize_configs", "with_config_values",
+    "sanitize_configs",
 ]  # fmt: skip

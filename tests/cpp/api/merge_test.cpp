@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "sweep_fixture.hpp"
 
@@ -34,6 +36,104 @@ TEST(MergeTest, TheSharesOfASweepJoinIntoTheWholeSweep) {
   EXPECT_TRUE(joined.complete());
   EXPECT_EQ(joined.metadata().shard_count, 1);
   testing::expect_same_tables(joined, whole);
+}
+
+// A shard as the cupti tool would have it: its phases (the session's), a timed kernel and a
+// telemetry entry per measured run, and a finding, each of its own configs.
+Results timed_shard(const std::string& dir, const char* share, std::size_t fail_at) {
+  Options o = sweep_options(dir);
+  o.shard = share;
+  o.on_config_error = "skip";
+  Results::Data d = run_sweep(o, fail_at).data();
+  for (const auto& r : d.raw) {
+    const auto at = static_cast<std::int64_t>(1000 * (r.config * 10 + r.run));
+    d.timeline.kernels.push_back({r.annotation, "k", r.config, r.run, false, 0, 7u, at, at + 100});
+    RunTelemetry t;
+    t.config = r.config;
+    t.run = r.run;
+    d.telemetry.push_back(t);
+  }
+  Finding f;
+  f.check = "memcheck";
+  f.config = d.raw.front().config;
+  d.findings.push_back(f);
+  return Results(std::move(d));
+}
+
+using Span = std::tuple<std::string, std::optional<std::size_t>, std::optional<std::size_t>,
+                        std::int64_t>;  // phase, config, run, start
+
+std::multiset<Span> phases_of(const Timeline& t, std::size_t part) {
+  std::multiset<Span> out;
+  for (const auto& p : t.phases) {
+    if (p.part == part) out.insert({p.phase, p.config, p.run, p.start_ns});
+  }
+  return out;
+}
+
+TEST(MergeTest, EveryPartsTimelineFindingsTelemetryAndFailuresAreKept) {
+  const Results first = timed_shard("merge_kept_0", "0/2", testing::kSweepConfigs);
+  const Results second = timed_shard("merge_kept_1", "1/2", 3);  // config 3 throws
+  MergeOptions named;
+  named.labels = {"s0.json", "s1.json"};
+  const Results joined = merge({first, second}, named);
+  const Timeline& t = joined.timeline();
+  EXPECT_EQ(t.parts, (std::vector<std::string>{"rank 0: s0.json", "rank 1: s1.json"}));
+  // Every kernel of each part, named by its part; configs are interleaved over the ranks.
+  ASSERT_EQ(t.kernels.size(), first.timeline().kernels.size() + second.timeline().kernels.size());
+  std::set<std::pair<std::size_t, std::size_t>> kernels;
+  for (const auto& k : t.kernels) {
+    EXPECT_EQ(k.part, k.config % 2) << "config " << k.config;
+    kernels.insert({k.config, k.run});
+  }
+  for (const Results* part : {&first, &second}) {
+    for (const auto& k : part->timeline().kernels) {
+      EXPECT_EQ(kernels.count({k.config, k.run}), 1u) << k.config << "." << k.run;
+    }
+  }
+  // Every phase of each part, journal writes (outside runs) among them.
+  ASSERT_FALSE(first.timeline().phases.empty());
+  EXPECT_EQ(phases_of(t, 0), phases_of(first.timeline(), 0));
+  EXPECT_EQ(phases_of(t, 1), phases_of(second.timeline(), 0));
+  EXPECT_EQ(t.phases.size(), first.timeline().phases.size() + second.timeline().phases.size());
+  EXPECT_EQ(joined.telemetry().size(), first.telemetry().size() + second.telemetry().size());
+  ASSERT_EQ(joined.findings().size(), 2u);
+  EXPECT_EQ(joined.findings()[0].config, std::optional<std::size_t>(0));
+  EXPECT_EQ(joined.findings()[1].config, std::optional<std::size_t>(1));
+  ASSERT_EQ(joined.failed_configs().size(), 1u);
+  EXPECT_EQ(joined.failed_configs()[0].config, 3u);
+}
+
+TEST(MergeTest, AMergedResultMergedAgainKeepsItsPartsNames) {
+  MergeOptions gaps;
+  gaps.allow_missing = true;
+  gaps.labels = {"s0.json"};
+  const Results once = merge({timed_shard("merge_again_0", "0/2", testing::kSweepConfigs)}, gaps);
+  MergeOptions named;
+  named.labels = {"half.json", "s1.json"};
+  const Results twice =
+      merge({once, timed_shard("merge_again_1", "1/2", testing::kSweepConfigs)}, named);
+  EXPECT_EQ(twice.timeline().parts, (std::vector<std::string>{"rank 0: s0.json", "rank 1: s1.json"}));
+  for (const auto& k : twice.timeline().kernels) EXPECT_EQ(k.part, k.config % 2);
+}
+
+TEST(MergeTest, AnOverlapKeepsTheFirstPartsSpansOfTheConfig) {
+  const Results first = timed_shard("merge_overlap_t0", "0/2", testing::kSweepConfigs);
+  const Results again = timed_shard("merge_overlap_t1", "0/2", testing::kSweepConfigs);
+  const Results second = timed_shard("merge_overlap_t2", "1/2", testing::kSweepConfigs);
+  MergeOptions overlap;
+  overlap.allow_overlap = true;
+  const Results joined = merge({first, again, second}, overlap);
+  EXPECT_EQ(joined.timeline().parts,
+            (std::vector<std::string>{"rank 0: part 1", "rank 0: part 2", "rank 1: part 3"}));
+  for (const auto& k : joined.timeline().kernels) EXPECT_NE(k.part, 1u);
+  for (const auto& p : joined.timeline().phases) {
+    if (p.part == 1) {
+      EXPECT_FALSE(p.config.has_value()) << p.phase;  // its journal writes only
+    }
+  }
+  EXPECT_EQ(joined.findings().size(), 2u);
+  EXPECT_EQ(joined.telemetry().size(), testing::kSweepConfigs * 3);
 }
 
 TEST(MergeTest, NoPartsIsRefused) {

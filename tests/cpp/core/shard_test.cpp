@@ -114,5 +114,21 @@ TEST(ShardTest, BalancedSharesPutTheLongestApart) {
   EXPECT_EQ(shard_configs(w.size(), s, w).size(), 10u);
 }
 
+// A scan of every rank's load per config took configs x ranks steps (2 * 10^11 here).
+TEST(ShardTest, BalancingOverAMillionRanksGivesEachRankItsOwnConfig) {
+  ShardSpec s;
+  s.count = 1'000'000;
+  std::vector<double> w(200'000, 1.0);
+  w[7] = 2.0;  // the longest goes first, to rank 0
+  s.index = 0;
+  EXPECT_EQ(shard_configs(w.size(), s, w), (std::vector<std::size_t>{7}));
+  s.index = 1;
+  EXPECT_EQ(shard_configs(w.size(), s, w), (std::vector<std::size_t>{0}));
+  s.index = 199'999;
+  EXPECT_EQ(shard_configs(w.size(), s, w), (std::vector<std::size_t>{199'999}));
+  s.index = 200'000;
+  EXPECT_TRUE(shard_configs(w.size(), s, w).empty());
+}
+
 }  // namespace
 }  // namespace kscope

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -177,20 +178,77 @@ TEST(TimelineTest, FilesWithoutATimelineLoadWithAnEmptyOne) {
   EXPECT_TRUE(Results::load(testing::fixture("golden/python/journal_unfinished.jsonl")).timeline().empty());
 }
 
-TEST(TimelineTest, SpanEndingBeforeItStartsIsAFileFormatError) {
-  const std::string dir = testing::scratch_dir("timeline_bad");
+// The FileFormatError of loading a result whose timeline is `timeline`, after the file's name.
+std::string timeline_error(const char* dir_name, const json& timeline) {
+  const std::string dir = testing::scratch_dir(dir_name);
   json doc = json::parse(testing::sample_results(false).to_json());
-  doc["timeline"] = {{"phases", {{{"phase", "benchmark"}, {"start_ns", 10}, {"end_ns", 5}}}},
-                     {"kernels", json::array()}};
+  doc["timeline"] = timeline;
   std::ofstream(dir + "r.json") << doc.dump();
   try {
     (void)Results::load(dir + "r.json");
-    FAIL() << "no error";
   } catch (const FileFormatError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "'" + dir + "r.json' does not follow the kscope result schema (docs/output-schema.md): "
-              "at /timeline/phases/0/end_ns: expected an end_ns not before start_ns, found 5");
+    const std::string what = e.what();
+    const std::string start = "'" + dir + "r.json' does not follow the kscope result schema "
+                              "(docs/output-schema.md): ";
+    EXPECT_EQ(what.substr(0, start.size()), start);
+    return what.substr(std::min(start.size(), what.size()));
   }
+  return "no error";
+}
+
+TEST(TimelineTest, SpanEndingBeforeItStartsIsAFileFormatError) {
+  EXPECT_EQ(timeline_error("timeline_bad",
+                           {{"phases", {{{"phase", "benchmark"}, {"start_ns", 10}, {"end_ns", 5}}}},
+                            {"kernels", json::array()}}),
+            "at /timeline/phases/0/end_ns: expected an end_ns not before start_ns, found 5");
+}
+
+// A merged result's timeline (kscope::merge): config 1 was measured by part 1, on another host
+// whose clock is a day ahead.
+Results two_part_results(const Results& r) {
+  Results::Data d = r.data();
+  Timeline& t = d.timeline;
+  constexpr std::int64_t kDay = 86'400'000'000'000;
+  for (auto& p : t.phases) {
+    if (p.config != std::optional<std::size_t>(1)) continue;
+    p.part = 1;
+    p.start_ns += kDay;
+    p.end_ns += kDay;
+  }
+  for (auto& k : t.kernels) {
+    if (k.config != 1) continue;
+    k.part = 1;
+    k.start_ns += kDay;
+    k.end_ns += kDay;
+  }
+  t.parts = {"rank 0: a.json", "rank 1: b.json"};
+  return Results(std::move(d));
+}
+
+TEST(TimelineTest, ResultJsonKeepsTheParts) {
+  const std::string dir = testing::scratch_dir("timeline_parts");
+  const Results r = two_part_results(Results::load(timed_session(dir).journal));
+  r.write("json", dir + "r.json");
+  const Timeline again = Results::load(dir + "r.json").timeline();
+  EXPECT_EQ(again.parts, r.timeline().parts);
+  ASSERT_EQ(again.kernels.size(), r.timeline().kernels.size());
+  ASSERT_EQ(again.phases.size(), r.timeline().phases.size());
+  for (std::size_t i = 0; i < again.kernels.size(); ++i) {
+    EXPECT_EQ(again.kernels[i].part, r.timeline().kernels[i].part);
+  }
+  for (std::size_t i = 0; i < again.phases.size(); ++i) {
+    EXPECT_EQ(again.phases[i].part, r.timeline().phases[i].part);
+  }
+  EXPECT_EQ(again.kernels.back().part, 1u);
+}
+
+TEST(TimelineTest, ASpanOfAPartTheTimelineDoesNotNameIsAFileFormatError) {
+  EXPECT_EQ(timeline_error("timeline_bad_part",
+                           {{"phases", json::array()},
+                            {"kernels", {{{"annotation", "a"}, {"kernel", "k"}, {"config", 0},
+                                          {"run", 0}, {"start_ns", 1}, {"end_ns", 5}, {"part", 2}}}},
+                            {"parts", {"rank 0: a.json", "rank 1: b.json"}}}),
+            "at /timeline/kernels/0/part: expected a part below 2 (the timeline's parts), found 2");
 }
 
 Results timed_results_with_telemetry(const std::string& dir) {
@@ -204,6 +262,26 @@ Results timed_results_with_telemetry(const std::string& dir) {
   d.telemetry.push_back(t);
   d.metadata.tool = "cupti";
   return Results(std::move(d));
+}
+
+// The result is streamed (report/json_stream), row by row: its text is what nlohmann's dump(1)
+// makes of the same document, for every member a result can have.
+TEST(JsonResultTest, TheStreamedDocumentIsTheTreesLayout) {
+  Results::Data d = two_part_results(timed_results_with_telemetry(testing::scratch_dir("json_stream"))).data();
+  d.stops.push_back({0, 2, "target", 0.0049, 1.5e-5});
+  d.failures.push_back({1, 0, true, "ValueError", "bad \"size\"\n"});
+  Finding f;
+  f.check = "memcheck";
+  f.host_stack = {"main (a.out+0x10)"};
+  f.config = 0;
+  d.findings.push_back(f);
+  d.configs[0].set_label("n=10, s=\u00e9");
+  for (const Results& r : {Results(std::move(d)), testing::sample_results(true),
+                           Results::load(testing::fixture("golden/info_collectors_results.json"))}) {
+    const std::string text = written(r, "json");
+    EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(1) + "\n");
+    EXPECT_EQ(r.to_json() + "\n", text);
+  }
 }
 
 TEST(TraceTest, RecordedTimelineFollowsTheTraceEventFormat) {
@@ -235,6 +313,31 @@ TEST(TraceTest, RecordedTimelineFollowsTheTraceEventFormat) {
     EXPECT_DOUBLE_EQ(e["args"]["metrics"]["gpu__time_duration.sum (ns)"].get<double>(), 200.0);
     EXPECT_EQ(e["tid"], 7);
   }
+}
+
+TEST(TraceTest, EachPartOfAMergedResultIsProcessesOfItsOwn) {
+  const Results r = two_part_results(timed_results_with_telemetry(testing::scratch_dir("trace_parts")));
+  const json doc = json::parse(written(r, "trace"));
+  EXPECT_EQ(testing::trace_problems(doc), std::vector<std::string>{});
+  std::set<std::string> processes;
+  std::map<int, std::size_t> kernels;  // pid -> kernels
+  std::map<int, double> first_ts;      // pid -> earliest slice
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["name"] == "process_name") processes.insert(e["args"]["name"].get<std::string>());
+    if (e.value("cat", "") == "kernel") ++kernels[e["pid"].get<int>()];
+    if (e["ph"] == "X") {
+      const int pid = e["pid"];
+      first_ts[pid] = first_ts.count(pid) ? std::min(first_ts[pid], e["ts"].get<double>()) : e["ts"].get<double>();
+    }
+  }
+  EXPECT_EQ(processes, (std::set<std::string>{
+                           "kscope host: j (rank 0: a.json)", "kscope host: j (rank 1: b.json)",
+                           "GPU 0: NVIDIA H200 (rank 0: a.json)", "GPU 0: NVIDIA H200 (rank 1: b.json)",
+                           "GPU telemetry (NVML) (rank 0: a.json)"}));
+  EXPECT_EQ(kernels, (std::map<int, std::size_t>{{2, 2}, {1002, 2}}));
+  // Each part's times start at its own first span: the day between the hosts' clocks is gone.
+  EXPECT_DOUBLE_EQ(first_ts.at(1), 0.0);
+  EXPECT_DOUBLE_EQ(first_ts.at(1001), 0.0);
 }
 
 TEST(TraceTest, SavedResultWithoutATimelineGetsSyntheticTimes) {

@@ -1,0 +1,124 @@
+#include "report/json_stream.hpp"
+
+#include <algorithm>
+
+#include "report/json_codec.hpp"
+#include "report/json_text.hpp"
+
+namespace kscope::report {
+namespace {
+constexpr std::size_t kSpillBytes = std::size_t{1} << 20;
+
+// The characters compact() lays out: quotes, brackets, commas and colons.
+struct Specials {
+  bool is[256] = {};
+  Specials() {
+    for (const unsigned char c : std::string_view("\"{}[],:")) is[c] = true;
+  }
+};
+const Specials kSpecials;
+}  // namespace
+
+void JsonStream::new_line(std::size_t depth) {
+  buffer_ += '\n';
+  buffer_.append(depth, ' ');
+}
+
+void JsonStream::item() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (open_.empty()) return;  // the document itself
+  if (!open_.back().empty) buffer_ += ',';
+  open_.back().empty = false;
+  new_line(open_.size());
+}
+
+void JsonStream::begin_object() {
+  item();
+  buffer_ += '{';
+  open_.push_back({'}', true});
+}
+
+void JsonStream::begin_array() {
+  item();
+  buffer_ += '[';
+  open_.push_back({']', true});
+}
+
+void JsonStream::end() {
+  const Open closing = open_.back();
+  open_.pop_back();
+  if (!closing.empty) new_line(open_.size());
+  buffer_ += closing.close;
+  spill();
+}
+
+void JsonStream::key(std::string_view name) {
+  item();
+  append_json_string(buffer_, name);
+  buffer_ += ": ";
+  after_key_ = true;
+}
+
+void JsonStream::compact(std::string_view text) {
+  item();
+  std::size_t depth = open_.size();
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    // Plain characters (numbers, literals) go over in one run.
+    std::size_t stop = i;
+    while (stop < n && !kSpecials.is[static_cast<unsigned char>(text[stop])]) ++stop;
+    buffer_.append(text.data() + i, stop - i);
+    i = stop;
+    if (i == n) break;
+    const char c = text[i++];
+    switch (c) {
+      case '"': {  // a string, escapes and all, up to its closing quote
+        std::size_t j = i;
+        while (j < n && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+        buffer_ += '"';
+        buffer_.append(text.data() + i, std::min(j + 1, n) - i);
+        i = j + 1;
+        break;
+      }
+      case '{':
+      case '[':
+        buffer_ += c;
+        if (i < n && text[i] == (c == '{' ? '}' : ']')) {
+          buffer_ += text[i++];
+        } else {
+          new_line(++depth);
+        }
+        break;
+      case '}':
+      case ']':
+        new_line(--depth);
+        buffer_ += c;
+        break;
+      case ',':
+        buffer_ += ',';
+        new_line(depth);
+        break;
+      default:  // ':'
+        buffer_ += ": ";
+        break;
+    }
+  }
+  spill();
+}
+
+void JsonStream::json(const Json& value) { compact(to_text(value)); }
+
+void JsonStream::spill() {
+  if (buffer_.size() >= kSpillBytes) flush();
+}
+
+void JsonStream::flush() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+}
+
+}  // namespace kscope::report

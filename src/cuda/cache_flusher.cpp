@@ -56,4 +56,17 @@ void CacheFlusher::flush(bool wait) {
   if (wait) KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+void CacheFlusher::flush_before_kernel(void* stream) {
+  if (!buffer_) return;
+  int current = -1;
+  KSCOPE_CUDA_CHECK(cudaGetDevice(&current));
+  if (current != device_) return;
+  // The region's earlier kernels (on this stream or another) end before the flush starts, so it
+  // evicts what they left and cannot slow them down.
+  KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto s = static_cast<cudaStream_t>(stream);
+  KSCOPE_CUDA_CHECK(cudaMemsetAsync(buffer_, ++value_, bytes_, s));
+  KSCOPE_CUDA_CHECK(launch_l2_discard(buffer_, bytes_, blocks_, s));
+}
+
 }  // namespace kscope::cuda

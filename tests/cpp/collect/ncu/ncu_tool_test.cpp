@@ -276,6 +276,15 @@ TEST_F(NcuToolTest, ProgramThatCannotBeRerunFailsBeforeAnyWork) {
   EXPECT_FALSE(std::filesystem::exists(dir_ + "args.txt"));  // ncu never ran
 }
 
+TEST_F(NcuToolTest, RegionEntryFlushIsRefusedBeforeAnyWork) {
+  prepare("region", "kscope_sweep_payload.csv");
+  opt_.cache_control = "region";
+  const auto e = error_of<NotSupportedError>("ncu_region");
+  EXPECT_TRUE(has(e, "cache_control 'region'")) << e;
+  EXPECT_TRUE(has(e, "Use 'all' or 'none' with tool 'ncu'")) << e;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "args.txt"));  // ncu never ran
+}
+
 TEST_F(NcuToolTest, NcuTooOldForRangeReplay) {
   prepare("old", "kscope_range_replay.csv");
   set("FAKE_NCU_VERSION", "2021.3.0.0");

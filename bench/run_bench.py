@@ -422,6 +422,45 @@ def cold_regions(b: Bench) -> None:
                       note=f"kscope {fmt(got[mode]['rows'][key])}, ncu {fmt(n[key])}")
             if tol is not None:
                 f.target, f.verdict = f"1 +- {tol} %", verdict(ratio, lambda x, t=tol: abs(x - 1) * 100 <= t)
+    cold_multi_kernel_regions(b, section, runs)
+
+
+def cold_multi_kernel_regions(b: Bench, section: str, runs: str) -> None:
+    """Regions of several kernels (bench/cold_regions.py --shape multi): two x.sum() of one tensor,
+    and y = x * 2, z = y + x, z.sum(), their kernels summed; cache_control "all" (a flush before
+    every kernel) against ncu, "region" (the entry flush alone) beside it, and the host cost of a
+    flush between two kernels."""
+    sizes = "32" if b.smoke else "32,256"
+    modes = ["counters", "region", "timing", "timing-region", "ncu"]
+    got: dict[str, Any] = {}
+    for mode in modes:
+        r = b.run(f"cold_multi_{mode}", [sys.executable, "bench/cold_regions.py", "--mode", mode,
+                                         "--shape", "multi", "--sizes", sizes, "--runs", runs], timeout=180)
+        if r:
+            got[mode] = r[0]
+    if "timing" in got and "timing-region" in got:
+        # Per run of a config: one flush between the two sums, two between the three ops; the
+        # warm-up run flushes too.
+        flushes = len(sizes.split(",")) * (int(runs) + 1) * 3
+        b.add(section, "multi-kernel regions: host time per flush between two kernels (wall 'all' - "
+                       "'region', per flush)", "us",
+              [(got["timing"]["wall_s"] - got["timing-region"]["wall_s"]) / flushes * 1e6])
+    if "ncu" not in got:
+        b.skip("cold_multi_ncu", "ncu not on PATH or it failed")
+        return
+    n = got["ncu"]["rows"]
+    for key in sorted(n):
+        annotation, metric, size = key.split("|")
+        short = "time" if metric.startswith("gpu__time") else "DRAM bytes"
+        for mode, tol in (("counters", 2 if short == "time" else 1), ("region", None)):
+            if mode not in got or key not in got[mode]["rows"] or not n[key]:
+                continue
+            ratio = got[mode]["rows"][key] / n[key]
+            label = "kscope" if mode == "counters" else "kscope cache_control 'region'"
+            f = b.add(section, f"{annotation} {size} MB: {label} / ncu {short}", "x", [ratio],
+                      note=f"kscope {fmt(got[mode]['rows'][key])}, ncu {fmt(n[key])}")
+            if tol is not None:
+                f.target, f.verdict = f"1 +- {tol} %", verdict(ratio, lambda x, t=tol: abs(x - 1) * 100 <= t)
 
 
 def python_overhead(b: Bench) -> None:

@@ -7,6 +7,7 @@
 #include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
 #include "collect/cupti/timing_collector.hpp"
+#include "core/duration_definition.hpp"
 #include "cuda/device_attributes.hpp"
 #include "kscope/errors.hpp"
 
@@ -30,6 +31,12 @@ void CuptiCollector::check_options(const Options& options) {
         "fixed runs= with these metrics, or runs='auto' with gpu__time_duration.sum and "
         "duration_source 'activity'.");
   }
+}
+
+std::string CuptiCollector::duration_definition(const Options& options) {
+  if (!measures_durations(options)) return "";
+  if (options.duration_source == "events") return "events";
+  return needs_range_profiler(options) ? "profiler" : "activity";
 }
 
 std::string CuptiCollector::version() const {

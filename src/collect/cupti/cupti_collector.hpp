@@ -26,6 +26,10 @@ class CuptiCollector : public Collector {
   /// metrics or replay_mode "range" throws NotSupportedError. Names are checked against the
   /// GPU's catalogue in begin().
   static void check_options(const Options& options);
+  /// Metadata::duration_definition of a session with `options`: "events", "profiler" (the range
+  /// profiler measures: other counters, replay_mode "range", duration_source "profiler") or
+  /// "activity"; "" when its metrics have no gpu__time_duration.sum.
+  [[nodiscard]] static std::string duration_definition(const Options& options);
   [[nodiscard]] std::string name() const override { return "cupti"; }
   [[nodiscard]] std::string version() const override;
   void begin(const SessionInfo& info) override;

@@ -112,6 +112,7 @@ TEST_F(NcuToolTest, SweepGivesOneRowPerAnnotationConfigAndRun) {
   EXPECT_EQ(parent_calls_, 0);  // the benchmark runs in the re-executed child only
   EXPECT_EQ(r.metadata().tool, "ncu");
   EXPECT_EQ(r.metadata().tool_version, "2025.3.1.0");
+  EXPECT_EQ(r.metadata().duration_definition, "ncu");
   EXPECT_EQ(r.metadata().gpu, "NVIDIA H200");
   EXPECT_EQ(r.metadata().host, "gpu-host");
 

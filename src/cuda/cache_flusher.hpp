@@ -29,7 +29,7 @@ class CacheFlusher {
   /// and discards the scratch buffer on `stream` (a CUstream: the stream the kernel is about to
   /// be launched on), without waiting for it: the kernel queued behind it on that stream starts
   /// after it. Nothing when the caller's current device is not the flusher's (a kernel on
-  /// another GPU).
+  /// another GPU) or when `stream` is capturing a graph (the graph's launch is flushed instead).
   void flush_before_kernel(void* stream);
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
 

@@ -591,6 +591,41 @@ TEST(CounterMetricsGpuTest, UnknownMetricFailsBeforeTheFirstRun) {
   EXPECT_EQ(calls, 0);
 }
 
+// A CUDA graph launched in a region is one launch: with cache_control "all" it is flushed before
+// it like any later kernel, so the read inside the graph after a read launched on its own is as
+// cold as that one; with "region" it finds the first read's lines in the L2. Activity durations
+// (the timing path, where graph launches are allowed in kernel mode), the graph's kernel alone.
+TEST(CounterMetricsGpuTest, AGraphLaunchedInARegionIsFlushedBeforeIt) {
+  const std::size_t bytes = std::min<std::size_t>(32u << 20, l2_bytes() / 2) / 16 * 16;
+  void* input = device_zeroed(bytes);
+  auto* sink = static_cast<float*>(device_zeroed(64));
+  ReadGraph graph(input, bytes, sink);
+  const Benchmark kernel_then_graph = [&](const Config&) {
+    Annotation a("kernel_then_graph");
+    launch_read(input, bytes, sink);
+    graph.launch();
+  };
+  auto graph_read = [&](const std::string& cache) {
+    auto o = counters({kTimeMetric}, "graph_" + cache, 5);
+    o.cache_control = cache;
+    o.combine_kernel_metrics = [](double, double second) { return second; };  // the graph's read
+    return row(profile("graph_flush", configs({1}), kernel_then_graph, o), "kernel_then_graph", kTimeMetric).avg;
+  };
+  auto alone = counters({kTimeMetric}, "graph_alone", 5);
+  const double cold = row(profile("graph_alone", configs({1}), [&](const Config&) {
+    Annotation a("read");
+    launch_read(input, bytes, sink);
+  }, alone), "read", kTimeMetric).avg;
+  const double all = graph_read("all");
+  const double region = graph_read("region");
+  std::printf("  a cold read %.0f ns; the graph's read after a read: 'all' %.0f ns, 'region' %.0f ns\n",
+              cold, all, region);
+  EXPECT_NEAR(all, cold, 0.1 * cold);
+  EXPECT_LT(region, 0.85 * all);
+  device_free(input);
+  device_free(sink);
+}
+
 // Checkpoint replay while the process holds most of the GPU's memory (LLM serving stacks hold
 // 90 %): the save cannot fit beside the original and goes to host memory, which took 181.9 s
 // for 3 runs at 110 GB on the H200 with no word to the user (issue 35). The warning comes before

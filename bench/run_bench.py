@@ -409,20 +409,29 @@ def cold_regions(b: Bench) -> None:
     if "ncu" not in got:
         b.skip("cold_regions_ncu", "ncu not on PATH")
         return
+    add_ncu_ratios(b, section, got, "dram %", (5, "timing", "kscope activity durations"),
+                   lambda annotation, size: f"matmul {size} '{annotation}'")
+    cold_multi_kernel_regions(b, section, runs)
+
+
+def add_ncu_ratios(b: Bench, section: str, got: dict[str, Any], counter: str,
+                   other: tuple[float, str, str], name: Callable[[str, str], str]) -> None:
+    """One row per (annotation, metric, size) of ncu's rows: kscope's "counters" mode / ncu (target
+    1 +- 2 % for the time, 1 +- other[0] % for the counter, called `counter`), and the mode
+    other[1] (labelled other[2]) / ncu without a target."""
     n = got["ncu"]["rows"]
     for key in sorted(n):
         annotation, metric, size = key.split("|")
-        short = "time" if metric.startswith("gpu__time") else "dram %"
-        for mode, tol in (("counters", 2 if short == "time" else 5), ("timing", None)):
+        short = "time" if metric.startswith("gpu__time") else counter
+        for mode, tol in (("counters", 2 if short == "time" else other[0]), (other[1], None)):
             if mode not in got or key not in got[mode]["rows"] or not n[key]:
                 continue
             ratio = got[mode]["rows"][key] / n[key]
-            label = "kscope" if mode == "counters" else "kscope activity durations"
-            f = b.add(section, f"matmul {size} '{annotation}': {label} / ncu {short}", "x", [ratio],
+            label = "kscope" if mode == "counters" else other[2]
+            f = b.add(section, f"{name(annotation, size)}: {label} / ncu {short}", "x", [ratio],
                       note=f"kscope {fmt(got[mode]['rows'][key])}, ncu {fmt(n[key])}")
             if tol is not None:
                 f.target, f.verdict = f"1 +- {tol} %", verdict(ratio, lambda x, t=tol: abs(x - 1) * 100 <= t)
-    cold_multi_kernel_regions(b, section, runs)
 
 
 def cold_multi_kernel_regions(b: Bench, section: str, runs: str) -> None:
@@ -448,19 +457,8 @@ def cold_multi_kernel_regions(b: Bench, section: str, runs: str) -> None:
     if "ncu" not in got:
         b.skip("cold_multi_ncu", "ncu not on PATH or it failed")
         return
-    n = got["ncu"]["rows"]
-    for key in sorted(n):
-        annotation, metric, size = key.split("|")
-        short = "time" if metric.startswith("gpu__time") else "DRAM bytes"
-        for mode, tol in (("counters", 2 if short == "time" else 1), ("region", None)):
-            if mode not in got or key not in got[mode]["rows"] or not n[key]:
-                continue
-            ratio = got[mode]["rows"][key] / n[key]
-            label = "kscope" if mode == "counters" else "kscope cache_control 'region'"
-            f = b.add(section, f"{annotation} {size} MB: {label} / ncu {short}", "x", [ratio],
-                      note=f"kscope {fmt(got[mode]['rows'][key])}, ncu {fmt(n[key])}")
-            if tol is not None:
-                f.target, f.verdict = f"1 +- {tol} %", verdict(ratio, lambda x, t=tol: abs(x - 1) * 100 <= t)
+    add_ncu_ratios(b, section, got, "DRAM bytes", (1, "region", "kscope cache_control 'region'"),
+                   lambda annotation, size: f"{annotation} {size} MB")
 
 
 def python_overhead(b: Bench) -> None:

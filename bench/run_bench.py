@@ -422,19 +422,56 @@ def cold_regions(b: Bench) -> None:
     if "ncu" not in got:
         b.skip("cold_regions_ncu", "ncu not on PATH")
         return
+    add_ncu_ratios(b, section, got, "dram %", (5, "timing", "kscope activity durations"),
+                   lambda annotation, size: f"matmul {size} '{annotation}'")
+    cold_multi_kernel_regions(b, section, runs)
+
+
+def add_ncu_ratios(b: Bench, section: str, got: dict[str, Any], counter: str,
+                   other: tuple[float, str, str], name: Callable[[str, str], str]) -> None:
+    """One row per (annotation, metric, size) of ncu's rows: kscope's "counters" mode / ncu (target
+    1 +- 2 % for the time, 1 +- other[0] % for the counter, called `counter`), and the mode
+    other[1] (labelled other[2]) / ncu without a target."""
     n = got["ncu"]["rows"]
     for key in sorted(n):
         annotation, metric, size = key.split("|")
-        short = "time" if metric.startswith("gpu__time") else "dram %"
-        for mode, tol in (("counters", 2 if short == "time" else 5), ("timing", None)):
+        short = "time" if metric.startswith("gpu__time") else counter
+        for mode, tol in (("counters", 2 if short == "time" else other[0]), (other[1], None)):
             if mode not in got or key not in got[mode]["rows"] or not n[key]:
                 continue
             ratio = got[mode]["rows"][key] / n[key]
-            label = "kscope" if mode == "counters" else "kscope activity durations"
-            f = b.add(section, f"matmul {size} '{annotation}': {label} / ncu {short}", "x", [ratio],
+            label = "kscope" if mode == "counters" else other[2]
+            f = b.add(section, f"{name(annotation, size)}: {label} / ncu {short}", "x", [ratio],
                       note=f"kscope {fmt(got[mode]['rows'][key])}, ncu {fmt(n[key])}")
             if tol is not None:
                 f.target, f.verdict = f"1 +- {tol} %", verdict(ratio, lambda x, t=tol: abs(x - 1) * 100 <= t)
+
+
+def cold_multi_kernel_regions(b: Bench, section: str, runs: str) -> None:
+    """Regions of several kernels (bench/cold_regions.py --shape multi): two x.sum() of one tensor,
+    and y = x * 2, z = y + x, z.sum(), their kernels summed; cache_control "all" (a flush before
+    every kernel) against ncu, "region" (the entry flush alone) beside it, and the host cost of a
+    flush between two kernels."""
+    sizes = "32" if b.smoke else "32,256"
+    modes = ["counters", "region", "timing", "timing-region", "ncu"]
+    got: dict[str, Any] = {}
+    for mode in modes:
+        r = b.run(f"cold_multi_{mode}", [sys.executable, "bench/cold_regions.py", "--mode", mode,
+                                         "--shape", "multi", "--sizes", sizes, "--runs", runs], timeout=180)
+        if r:
+            got[mode] = r[0]
+    if "timing" in got and "timing-region" in got:
+        # Per run of a config: one flush between the two sums, two between the three ops; the
+        # warm-up run flushes too.
+        flushes = len(sizes.split(",")) * (int(runs) + 1) * 3
+        b.add(section, "multi-kernel regions: host time per flush between two kernels (wall 'all' - "
+                       "'region', per flush)", "us",
+              [(got["timing"]["wall_s"] - got["timing-region"]["wall_s"]) / flushes * 1e6])
+    if "ncu" not in got:
+        b.skip("cold_multi_ncu", "ncu not on PATH or it failed")
+        return
+    add_ncu_ratios(b, section, got, "DRAM bytes", (1, "region", "kscope cache_control 'region'"),
+                   lambda annotation, size: f"{annotation} {size} MB")
 
 
 def python_overhead(b: Bench) -> None:

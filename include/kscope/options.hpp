@@ -190,8 +190,11 @@ struct Options {
   SanitizerOptions sanitizer;
   /// "all": flush the L2 cache at the entry of every annotated region (after the GPU work
   /// launched before it) by writing a scratch buffer of twice the L2 size on the device and
-  /// discarding it, so that each region's first kernel starts cold like ncu's default; later
-  /// kernels of one region see what the earlier ones left. "none": leave caches warm.
+  /// discarding it, and again before every later kernel the region launches (on its stream,
+  /// outside the measured kernels), so that every kernel starts cold like ncu's default
+  /// (duration_source "events" and replay_mode "range" measure a region as one interval and
+  /// flush at its entry only). "region": the entry flush only; later kernels of one region see
+  /// what the earlier ones left. "none": leave caches warm.
   std::string cache_control = "all";
   /// "none": leave GPU clocks alone (default); "base": lock to base clocks (ncu tool only).
   std::string clock_control = "none";

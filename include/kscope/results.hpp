@@ -39,6 +39,12 @@ struct Metadata {
   std::string kscope_version;      ///< kscope version
   std::string tool;                ///< tool that measured ("cupti", "ncu", ...)
   std::string tool_version;        ///< its version
+  /// What made the gpu__time_duration.sum values (docs/tools/cupti.md#durations): "activity"
+  /// (CUPTI kernel activity records), "profiler" (the CUPTI Range Profiler, ncu's counter),
+  /// "events" (CUDA events around each region), "ncu" (tool ncu's report), "ncu import"
+  /// (kscope::import_ncu); "" when the sweep measured no duration, or for a file written before
+  /// kscope recorded it. compare and merge warn when two sides differ.
+  std::string duration_definition;
   std::string started_at;          ///< session start, ISO 8601 UTC
   double wall_seconds = 0;         ///< session wall time
   int shard_index = 0;             ///< Options::shard: this process's rank (0 when not sharded)

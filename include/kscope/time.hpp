@@ -28,7 +28,8 @@ struct TimeOptions {
   /// Unmeasured calls before the measured ones (Options::warmup_runs, >= 0): compilation, lazy
   /// loading, allocations.
   int warmup_runs = 1;
-  /// Options::cache_control: "all" flushes the L2 before every call, outside what is measured.
+  /// Options::cache_control: "all" flushes the L2 before every kernel of every call, "region"
+  /// before every call, outside what is measured; "none" never.
   std::string cache_control = "all";
   /// Options::duration_source: "activity", "profiler" (needs a fixed run count) or "events".
   std::string duration_source = "activity";

@@ -138,8 +138,10 @@ def kernel(
         metrics: metric names; the cupti tool measures ``"gpu__time_duration.sum"`` (ns).
         ignore_kernel_list: kernel names dropped before attribution.
         clock_control: ``"none"`` or ``"base"`` (ncu tool only).
-        cache_control: ``"all"`` (flush the L2 at the entry of every annotated region, so that
-            its first kernel starts cold, like ncu) or ``"none"``.
+        cache_control: ``"all"`` (flush the L2 before every kernel launched in an annotated
+            region, so that each starts cold, like ncu), ``"region"`` (at every annotated
+            region's entry only: its later kernels see what the earlier ones left) or
+            ``"none"``.
         replay_mode: ``"kernel"`` or ``"range"``.
         metric_replay: (kscope, cupti tool) how a hardware-counter metric set needing several
             passes is replayed: ``"checkpoint"`` (default) executes each run once per pass with

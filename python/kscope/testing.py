@@ -122,13 +122,13 @@ def do_bench(
     *,
     target_rel_ci: float = 0.005,
     runs: int | Literal["auto"] = "auto",
-    cache_control: CacheControl = "all",
+    cache_control: CacheControl = "region",
     duration_source: DurationSource = "activity",
 ) -> float | list[float]:
     """``triton.testing.do_bench`` measured by kscope: the time of one call of ``fn``, ms.
 
-    Each call runs after a flush of the L2 (``cache_control="all"``, as Triton clears its cache
-    buffer before each call) and after the gradients of ``grad_to_none`` are reset to None, both
+    Each call runs after a flush of the L2 (``cache_control="region"``, as Triton clears its cache
+    buffer once before each call; ``"all"`` flushes before every kernel of the call, as ncu) and after the gradients of ``grad_to_none`` are reset to None, both
     outside what is measured. A call's time is the sum of the GPU durations of the kernels it
     launches (``duration_source="activity"``, CUPTI's kernel records: no launch overhead);
     ``"profiler"`` gives Nsight Compute's ``gpu__time_duration.sum`` (needs a fixed ``runs``),

@@ -195,7 +195,8 @@ def time(
     batches until the CI95 half-width of the mean is within ``target_rel_ci`` of it, ``max_runs``
     calls are made, ``time_budget`` seconds of calls are spent or more calls stop narrowing it
     (``runs="auto"``; docs/options.md, "Adaptive runs"), or ``runs`` times. With
-    ``cache_control="all"`` the L2 is flushed before every call, outside what is measured;
+    ``cache_control="all"`` the L2 is flushed before every kernel of every call (``"region"``:
+    before every call), outside what is measured;
     ``setup()`` runs before every call, before that flush. ``duration_source`` picks what a call's
     time is: ``"activity"`` (CUPTI kernel records), ``"profiler"`` (Nsight Compute's
     ``gpu__time_duration.sum``, needs a fixed ``runs``) or ``"events"`` (CUDA events around the

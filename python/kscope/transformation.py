@@ -82,14 +82,24 @@ def processed_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFra
     """One row per (annotation, metric, config), the engine's processed columns in their order
     (``Annotation, Metric, <parameters>, AvgValue, ...``, docs/output-schema.md): each column as
     the CSV file has it, numbers as float64 or int64; an info collector's columns are
-    ``<name>`` or ``<name>_Avg/_Std/_Min/_Max`` (docs/info-collectors.md)."""
+    ``<name>`` or ``<name>_Avg/_Std/_Min/_Max`` (docs/info-collectors.md). ``attrs`` holds
+    ``duration_definition``, what made its durations (:func:`_with_definition`)."""
     columns: dict[str, Any] = {}
     for name, kind, values in native.processed_frame_columns(results):
         if kind == "parameters":
             columns.update(_parameter_columns(results.parameters, rows, values))
         else:
             columns[name] = _FRAME_COLUMN[kind](values)
-    return pd.DataFrame(columns, index=pd.RangeIndex(len(results.processed)))
+    frame = pd.DataFrame(columns, index=pd.RangeIndex(len(results.processed)))
+    return _with_definition(frame, results)
+
+
+def _with_definition(frame: pd.DataFrame, results: Any) -> pd.DataFrame:
+    """``frame`` with ``attrs["duration_definition"]``: ``"activity"``, ``"profiler"``,
+    ``"events"``, ``"ncu"``, ``"ncu import"`` (``"mixed"``: a merge of several; ``""``: no
+    duration, or a file written before kscope recorded it; docs/tools/cupti.md#durations)."""
+    frame.attrs["duration_definition"] = str(results.metadata.duration_definition)
+    return frame
 
 
 def stops_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
@@ -121,7 +131,7 @@ def raw_frame(results: Any, rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
     columns["Unit"] = [np.nan if r.unit is None else r.unit for r in raw]
     columns.update(_info_columns(native.raw_info_columns(results.info_columns), raw))
     columns.update(_parameter_columns(results.parameters, rows, [r.config for r in raw]))
-    return pd.DataFrame(columns, index=pd.RangeIndex(n))
+    return _with_definition(pd.DataFrame(columns, index=pd.RangeIndex(n)), results)
 
 
 #: The columns of a findings DataFrame, parameters after ``Annotation``.

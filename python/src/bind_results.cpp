@@ -149,6 +149,8 @@ void bind_results(nb::module_& m) {
       .def_rw("kscope_version", &Metadata::kscope_version)
       .def_rw("tool", &Metadata::tool)
       .def_rw("tool_version", &Metadata::tool_version)
+      .def_rw("duration_definition", &Metadata::duration_definition,
+              "what made the durations: activity, profiler, events, ncu, ncu import (\"\": none)")
       .def_rw("started_at", &Metadata::started_at)
       .def_rw("wall_seconds", &Metadata::wall_seconds);
 

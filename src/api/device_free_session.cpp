@@ -5,6 +5,7 @@
 
 #include "api/in_process_session.hpp"
 #include "api/sweep_plan.hpp"
+#include "collect/tool_registry.hpp"
 #include "core/logger.hpp"
 #include "thermal/run_monitor.hpp"
 
@@ -37,6 +38,9 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   tool.metadata.gpu = "none (CPU test session)";
   tool.metadata.host = "localhost";
   tool.metadata.tool = options.tool;
+  // The definition the named tool would have used: what the fake stands in for.
+  const ToolEntry& entry = find_tool(options.tool);
+  if (entry.duration_definition) tool.metadata.duration_definition = entry.duration_definition(opt);
   tool.collector = std::move(collector);
   tool.environment = environment ? std::move(environment) : std::make_unique<NoDevice>();
   tool.monitor = std::make_unique<thermal::RunMonitor>(opt, log, nullptr, [] { return 0; });

@@ -17,6 +17,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   auto external = tool.make_external(opt);
   d.metadata.tool = tool.name;
   d.metadata.tool_version = external->version();
+  if (tool.duration_definition) d.metadata.duration_definition = tool.duration_definition(opt);
   const std::vector<Config>& to_measure = plan.to_measure;
   std::unique_ptr<report::JournalWriter> journal;
   const std::string prefix =
@@ -31,6 +32,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
       Metadata m = part.metadata;
       m.tool = d.metadata.tool;
       m.tool_version = d.metadata.tool_version;
+      m.duration_definition = d.metadata.duration_definition;
       journal->append_metadata(m);
       have_metadata = true;
     }
@@ -54,9 +56,11 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   journal->finish();
   const std::string tool_name = d.metadata.tool;
   const std::string tool_version = d.metadata.tool_version;
+  const std::string duration_definition = d.metadata.duration_definition;
   if (!run.metadata.gpu.empty() || !resume) d.metadata = run.metadata;
   d.metadata.tool = tool_name;
   d.metadata.tool_version = tool_version;
+  d.metadata.duration_definition = duration_definition;
   d.metadata.shard_index = static_cast<int>(plan.shard.index);
   d.metadata.shard_count = static_cast<int>(plan.shard.count);
   d.findings = std::move(run.findings);

@@ -56,7 +56,8 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   journal->set_telemetry_source([&] { return monitor.drain(); });
   Session session(*tool.collector, environment, journal.get(), log);
   session.set_step_times(&steps);
-  const SessionInfo info{d.name, d.id, to_measure.size(), &opt, tool.device, prefix};
+  const SessionInfo info{d.name, d.id, to_measure.size(), &opt, tool.device, prefix,
+                         tool.environment.get()};
   const auto t0 = std::chrono::steady_clock::now();
   Session::Output out;
   // The journal's last line reads out's records on its thread (RunSink::append_last): however

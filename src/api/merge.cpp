@@ -207,6 +207,19 @@ Results merge(const std::vector<Results>& parts, const MergeOptions& options) {
     d.load_warnings.push_back(text + " Compare their values with care.");
     d.metadata.gpu = "mixed";
   }
+  // Activity-record durations and ncu's (or the range profiler's) are different measures.
+  std::map<std::string, std::string> definitions;  // definition -> the first part with it
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string& definition = parts[i].metadata().duration_definition;
+    if (!definition.empty()) definitions.emplace(definition, label_of(options, i));
+  }
+  if (definitions.size() > 1) {
+    std::string text = "the parts' durations were measured with different definitions:";
+    for (const auto& [definition, part] : definitions) text += " '" + definition + "' (" + part + "),";
+    text.back() = '.';
+    d.load_warnings.push_back(text + " Compare their values with care (docs/tools/cupti.md#durations).");
+    d.metadata.duration_definition = "mixed";
+  }
   if (!missing.empty()) {
     d.load_warnings.push_back("no part measured config(s) " + config_list(missing) +
                               ": the merged result has no rows for them");

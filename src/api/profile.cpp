@@ -98,6 +98,7 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   parts.collector = tool.make(opt);
   parts.metadata.tool = tool.name;
   parts.metadata.tool_version = parts.collector->version();
+  if (tool.duration_definition) parts.metadata.duration_definition = tool.duration_definition(opt);
   parts.steps.lap("tool");
   parts.environment = std::make_unique<cuda::GpuRunEnvironment>(parts.device, opt);
   parts.steps.lap("cache flush buffer");

@@ -25,7 +25,7 @@ Timing time(const std::function<void()>& fn, const TimeOptions& options) {
   const std::unique_ptr<Collector> collector = tool.make(session);
   // A flush buffer per call would cost an allocation of 2 x L2 and a first flush each time.
   cuda::GpuRunEnvironment environment(
-      session.cache_control == "all" ? &cuda::resident_flusher(device) : nullptr, session);
+      session.cache_control != "none" ? &cuda::resident_flusher(device) : nullptr, session);
   steps.lap("device and tool");
   Timing timing = time_session(fn, options, session, *collector, environment, device, steps);
   timing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -68,7 +68,7 @@ Timing time_session(const std::function<void()>& fn, const TimeOptions& t, const
   const Logger log(options);
   Session session(collector, environment, nullptr, log);
   session.set_step_times(&steps);
-  const SessionInfo info{"time", 0, configs.size(), &options, device, ""};
+  const SessionInfo info{"time", 0, configs.size(), &options, device, "", &environment};
   const Benchmark call = [&fn, &t](const Config&) {
     if (t.setup) t.setup();
     const Annotation region(t.call_name);

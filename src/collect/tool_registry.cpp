@@ -8,6 +8,7 @@
 #include "collect/ncu/ncu_tool.hpp"
 #include "collect/sanitizer/sanitizer_tool.hpp"
 #include "core/option_values.hpp"
+#include "core/duration_definition.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -65,6 +66,7 @@ const std::vector<ToolEntry>& tool_entries() {
     cupti.adaptive_runs = cupti.event_timing = cupti.times_kernels = true;
     cupti.why_no_clock_locking = "CUPTI 13.0 cannot lock clocks";
     cupti.check_options = &cupti::CuptiCollector::check_options;
+    cupti.duration_definition = &cupti::CuptiCollector::duration_definition;
     cupti.make = [](const Options&) -> std::unique_ptr<Collector> {
       return std::make_unique<cupti::CuptiCollector>();
     };
@@ -72,6 +74,9 @@ const std::vector<ToolEntry>& tool_entries() {
     ToolEntry ncu{"ncu", "ncu"};
     ncu.times_kernels = ncu.locks_clocks = true;
     ncu.check_options = &ncu::NcuTool::check_options;
+    ncu.duration_definition = [](const Options& o) -> std::string {
+      return measures_durations(o) ? "ncu" : "";
+    };
     ncu.make_external = &ncu::NcuTool::create;
     ToolEntry sanitizer{"sanitizer", "compute-sanitizer"};  // checks memory, times nothing
     sanitizer.check_options = &sanitizer::SanitizerTool::check_options;

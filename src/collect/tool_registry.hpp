@@ -28,6 +28,9 @@ struct ToolEntry {
   bool locks_clocks = false;
   /// For a tool that times kernels without locking clocks: why it cannot lock them.
   const char* why_no_clock_locking = nullptr;
+  /// What makes its gpu__time_duration.sum values with `options` (Metadata::duration_definition;
+  /// "" when the options measure none); nullptr: it measures no duration.
+  std::string (*duration_definition)(const Options&) = nullptr;
   /// Pre-GPU checks of the options this tool cannot honour (throws NotSupportedError).
   void (*check_options)(const Options&) = nullptr;
   /// Creates the in-process collector (in-process tools, e.g. cupti).

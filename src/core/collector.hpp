@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/kernel_record.hpp"
+#include "core/run_environment.hpp"
 #include "kscope/options.hpp"
 
 namespace kscope {
@@ -19,6 +20,9 @@ struct SessionInfo {
   const Options* options = nullptr;
   int device = 0;             ///< CUDA ordinal being profiled
   std::string output_prefix;  ///< where files go
+  /// The device's run environment, for a tool that flushes before kernels from its launch
+  /// callbacks (cache_control "all": RunEnvironment::before_kernel); null: none.
+  RunEnvironment* environment = nullptr;
 };
 
 class Collector {

@@ -224,6 +224,10 @@ std::vector<std::string> environment_warnings(const Results& base, const Results
   differ(w, "kscope versions", a.kscope_version, b.kscope_version);
   differ(w, "tools", a.tool.empty() ? base.options().tool : a.tool,
          b.tool.empty() ? next.options().tool : b.tool);
+  if (!a.duration_definition.empty() && !b.duration_definition.empty()) {
+    differ(w, "duration definitions (docs/tools/cupti.md#durations)", a.duration_definition,
+           b.duration_definition);
+  }
   differ(w, "cache_control", base.options().cache_control, next.options().cache_control);
   differ(w, "clock_control", base.options().clock_control, next.options().clock_control);
   return w;

@@ -75,8 +75,9 @@ const std::vector<OptionSpec>& option_table() {
     {"tool", KSCOPE_FIELD(tool), kSweep, {}, kAny, false,
      "the collection tool, one of available_tools() (default \"cupti\"; the tool registry "
      "checks it)"},
-    {"cache_control", KSCOPE_FIELD(cache_control), kSweep, {"all", "none"}, kAny, false,
-     "\"all\" (flush L2 at every annotated region's entry) or \"none\""},
+    {"cache_control", KSCOPE_FIELD(cache_control), kSweep, {"all", "region", "none"}, kAny, false,
+     "\"all\" (flush L2 before every kernel of an annotated region), \"region\" (at every "
+     "annotated region's entry only) or \"none\""},
     {"clock_control", KSCOPE_FIELD(clock_control), kSweep, {"base", "none"}, kAny, false,
      "\"none\" or \"base\" (ncu tool only)"},
     {"replay_mode", KSCOPE_FIELD(replay_mode), kSweep, {"kernel", "range"}, kAny, false,

@@ -18,6 +18,12 @@ class RunEnvironment {
   /// kernels are not attributed to the region: the cache flush of cache_control "all". Called on
   /// the thread that opens the annotation.
   virtual void before_region(const std::string& annotation) { (void)annotation; }
+  /// cache_control "all": before a kernel of a region after its first (and after every
+  /// before_region), called by the tool at the entry of that kernel's launch call, on the
+  /// launching thread, with the CUstream it launches on: waits for the work launched before it
+  /// and enqueues the cache flush on `stream`, so that the flush runs between the earlier kernels
+  /// and this one. May throw; the tool reports the error at the run's end.
+  virtual void before_kernel(void* stream) { (void)stream; }
   /// Waits until all work on the device has finished; throws on a device error.
   virtual void synchronize() = 0;
   /// After the benchmark threw with Options::on_config_error "skip": waits for the device and

@@ -56,4 +56,22 @@ void CacheFlusher::flush(bool wait) {
   if (wait) KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+void CacheFlusher::flush_before_kernel(void* stream) {
+  if (!buffer_) return;
+  int current = -1;
+  KSCOPE_CUDA_CHECK(cudaGetDevice(&current));
+  if (current != device_) return;
+  const auto s = static_cast<cudaStream_t>(stream);
+  // A launch being captured into a graph (cuda_graph's capturing run) runs later, as one graph
+  // launch flushed before it: synchronising now would invalidate the capture, and the flush would
+  // be captured into the graph. A stream whose state cannot be read is left alone likewise.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(s, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) return;
+  // The region's earlier kernels (on this stream or another) end before the flush starts, so it
+  // evicts what they left and cannot slow them down.
+  KSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
+  KSCOPE_CUDA_CHECK(cudaMemsetAsync(buffer_, ++value_, bytes_, s));
+  KSCOPE_CUDA_CHECK(launch_l2_discard(buffer_, bytes_, blocks_, s));
+}
+
 }  // namespace kscope::cuda

@@ -1,5 +1,6 @@
 #pragma once
-// cache_control "all": at the entry of every annotated region, write a scratch buffer of twice
+// cache_control "all" and "region": at the entry of every annotated region (and with "all" before
+// every later kernel of the region too), write a scratch buffer of twice
 // the L2 size (evicting everything else, dirty lines written back now) and then discard the
 // scratch lines from the L2 without write-back, so the measured kernels start with an empty, clean L2 like ncu's
 // flush-and-invalidate (see l2_flush_kernel.cu for what simpler flushes got wrong on an H200).
@@ -23,6 +24,13 @@ class CacheFlusher {
   /// `wait`, work queued after it on the legacy stream (or a blocking stream) runs after it;
   /// work on a non-blocking stream may overlap it.
   void flush(bool wait = true);
+  /// The flush before a kernel of a region after its first, from the tool's launch callback:
+  /// waits for the device (the region's earlier kernels, on any stream, end first), then writes
+  /// and discards the scratch buffer on `stream` (a CUstream: the stream the kernel is about to
+  /// be launched on), without waiting for it: the kernel queued behind it on that stream starts
+  /// after it. Nothing when the caller's current device is not the flusher's (a kernel on
+  /// another GPU) or when `stream` is capturing a graph (the graph's launch is flushed instead).
+  void flush_before_kernel(void* stream);
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
 
  private:

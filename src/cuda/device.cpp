@@ -48,6 +48,12 @@ int require_device() {
   return device;
 }
 
+MemoryInfo current_memory_info() {
+  MemoryInfo m;
+  KSCOPE_CUDA_CHECK(cudaMemGetInfo(&m.free, &m.total));
+  return m;
+}
+
 long long l2_cache_bytes(int device) {
   int bytes = 0;
   KSCOPE_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));

@@ -2,6 +2,7 @@
 // The CUDA device being profiled: the "is there a GPU" check every entry point starts with, and
 // the environment metadata recorded with results.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -32,6 +33,13 @@ void select_device(int local_rank);
 /// context may already be broken). For a re-executed child before it exits: an external tool
 /// such as compute-sanitizer finishes its report (e.g. its leak check) when the context goes.
 void reset_device() noexcept;
+
+/// Free and total memory of the current device, bytes (cudaMemGetInfo).
+struct MemoryInfo {
+  std::size_t free = 0;
+  std::size_t total = 0;
+};
+[[nodiscard]] MemoryInfo current_memory_info();
 
 /// L2 cache size in bytes of `device`.
 [[nodiscard]] long long l2_cache_bytes(int device);

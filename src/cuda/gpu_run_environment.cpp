@@ -8,7 +8,7 @@ namespace kscope::cuda {
 
 GpuRunEnvironment::GpuRunEnvironment(int device, const Options& options)
     : GpuRunEnvironment(nullptr, options) {
-  if (options.cache_control == "all") owned_ = std::make_unique<CacheFlusher>(device);
+  if (options.cache_control != "none") owned_ = std::make_unique<CacheFlusher>(device);
   flusher_ = owned_.get();
 }
 
@@ -18,6 +18,10 @@ GpuRunEnvironment::GpuRunEnvironment(CacheFlusher* flusher, const Options& optio
 void GpuRunEnvironment::before_region(const std::string& annotation) {
   (void)annotation;
   if (flusher_) flusher_->flush(wait_for_flush_);
+}
+
+void GpuRunEnvironment::before_kernel(void* stream) {
+  if (flusher_) flusher_->flush_before_kernel(stream);
 }
 
 void GpuRunEnvironment::synchronize() { KSCOPE_CUDA_CHECK(cudaDeviceSynchronize()); }

@@ -208,25 +208,28 @@ std::vector<InfoColumn> info_columns_from_json(const JsonField& j) {
 }
 
 Json to_json(const Metadata& m) {
-  return Json{{"gpu", m.gpu},
-              {"device", m.device},
-              {"pci_bus_id", m.pci_bus_id},
-              {"uuid", m.uuid},
-              {"compute_capability", m.compute_capability},
-              {"sm_count", m.sm_count},
-              {"l2_cache_bytes", m.l2_cache_bytes},
-              {"compute_clock_khz", m.compute_clock},
-              {"memory_clock_khz", m.memory_clock},
-              {"driver_version", m.driver_version},
-              {"runtime_version", m.runtime_version},
-              {"host", m.host},
-              {"kscope_version", m.kscope_version},
-              {"tool", m.tool},
-              {"tool_version", m.tool_version},
-              {"started_at", m.started_at},
-              {"wall_seconds", m.wall_seconds},
-              {"shard_index", m.shard_index},
-              {"shard_count", m.shard_count}};
+  Json j{{"gpu", m.gpu},
+         {"device", m.device},
+         {"pci_bus_id", m.pci_bus_id},
+         {"uuid", m.uuid},
+         {"compute_capability", m.compute_capability},
+         {"sm_count", m.sm_count},
+         {"l2_cache_bytes", m.l2_cache_bytes},
+         {"compute_clock_khz", m.compute_clock},
+         {"memory_clock_khz", m.memory_clock},
+         {"driver_version", m.driver_version},
+         {"runtime_version", m.runtime_version},
+         {"host", m.host},
+         {"kscope_version", m.kscope_version},
+         {"tool", m.tool},
+         {"tool_version", m.tool_version},
+         {"started_at", m.started_at},
+         {"wall_seconds", m.wall_seconds},
+         {"shard_index", m.shard_index},
+         {"shard_count", m.shard_count}};
+  // Written when known, so that results measuring no duration read as before.
+  if (!m.duration_definition.empty()) j["duration_definition"] = m.duration_definition;
+  return j;
 }
 
 Metadata metadata_from_json(const JsonField& j) {
@@ -248,6 +251,7 @@ Metadata metadata_from_json(const JsonField& j) {
   m.kscope_version = j.value("kscope_version", m.kscope_version);
   m.tool = j.value("tool", m.tool);
   m.tool_version = j.value("tool_version", m.tool_version);
+  m.duration_definition = j.value("duration_definition", m.duration_definition);
   m.started_at = j.value("started_at", m.started_at);
   m.wall_seconds = j.value("wall_seconds", m.wall_seconds);
   return m;

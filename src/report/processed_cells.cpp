@@ -142,6 +142,7 @@ std::vector<std::pair<std::string, std::string>> metadata_cells(const Results& r
           {"kscope", text(m.kscope_version)},
           {"Tool", text(m.tool.empty() ? results.options().tool : m.tool) +
                        (m.tool_version.empty() ? "" : " (" + m.tool_version + ")")},
+          {"Durations", text(m.duration_definition)},
           {"Started", text(m.started_at)},
           {"Wall time", format_significant(m.wall_seconds, 4) + " s"},
           {"Complete", results.complete() ? "yes" : "no (journal of an unfinished session)"}};

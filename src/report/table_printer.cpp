@@ -22,6 +22,7 @@ void print_table(const Results& results, std::ostream& out, bool colour) {
   out << "kscope results: " << results.name() << " #" << results.id() << " | "
       << (m.gpu.empty() ? "unknown GPU" : m.gpu) << " | " << m.host << " | tool "
       << (m.tool.empty() ? results.options().tool : m.tool);
+  if (!m.duration_definition.empty()) out << " | durations " << m.duration_definition;
   if (!results.complete()) {
     out << " | " << paint("INCOMPLETE (journal of an unfinished session)", Tint::kYellow);
   }

@@ -145,7 +145,7 @@ class TraceBuilder {
       }
       std::string name = p.phase;
       if (p.phase == "region entry") {
-        name = (r_.options().cache_control == "all" ? "L2 flush: " : "region entry: ") + p.annotation;
+        name = (r_.options().cache_control != "none" ? "L2 flush: " : "region entry: ") + p.annotation;
       } else if (p.phase == "journal") {
         name = "journal write";
       }

@@ -59,7 +59,7 @@ def test_decorator_with_options(fake_engine):
     ("option", "text"),
     [
         ("clock_control", r"^Invalid clock_control 'invalid_value'\. Expected 'base' or 'none'\.$"),
-        ("cache_control", r"^Invalid cache_control 'invalid_value'\. Expected 'all' or 'none'\.$"),
+        ("cache_control", r"^Invalid cache_control 'invalid_value'\. Expected 'all', 'region' or 'none'\.$"),
         ("replay_mode", r"^Invalid replay_mode 'invalid_value'\. Expected 'kernel' or 'range'\.$"),
         (
             "metric_replay",
@@ -81,7 +81,7 @@ def test_invalid_choice_at_decoration(option, text):
 
 
 def test_choice_of_wrong_type():
-    with pytest.raises(ValueError, match=r"^Invalid cache_control None\. Expected 'all' or 'none'"):
+    with pytest.raises(ValueError, match=r"^Invalid cache_control None\. Expected 'all', 'region' or 'none'"):
         kscope.analyze.kernel(cache_control=None)
 
 

@@ -145,6 +145,21 @@ def test_properties():
     assert "matmul" in str(r) and repr(r) == "<ProfileResults matmul-0: 2 configs, 8 rows>"
 
 
+def test_the_duration_definition_is_metadata_and_frame_attrs(tmp_path):
+    document = json.loads(open(os.path.join(GOLDEN, "cpp_matmul_sweep.json")).read())
+    document["metadata"]["duration_definition"] = "profiler"
+    path = tmp_path / "profiler.json"
+    path.write_text(json.dumps(document))
+    r = kscope.load(path)
+    assert r.metadata["duration_definition"] == "profiler"
+    assert r.to_dataframe().attrs["duration_definition"] == "profiler"
+    assert r.raw_dataframe().attrs["duration_definition"] == "profiler"
+    r.to_json(tmp_path / "again.json")
+    assert kscope.load(tmp_path / "again.json").metadata["duration_definition"] == "profiler"
+    # A file written before kscope recorded it: none known.
+    assert golden("cpp_matmul_sweep.json").to_dataframe().attrs["duration_definition"] == ""
+
+
 @pytest.mark.parametrize("name", ["cpp_matmul_sweep.json", "cpp_normalized.json",
                                   "python_objects.json", "journal_unfinished.jsonl"])  # fmt: skip
 def test_to_json_round_trip(tmp_path, name):

@@ -277,7 +277,7 @@ def engine_configs(sig: FunctionSignature, rows: list[tuple[Any, ...]]) -> list[
 # The allowed values of the enumerated options, for type checkers; the engine checks them at
 # run time (Options::validate), and a test keeps the two lists equal.
 ClockControl = Literal["none", "base"]
-CacheControl = Literal["all", "none"]
+CacheControl = Literal["all", "region", "none"]
 ReplayMode = Literal["kernel", "range"]
 MetricReplay = Literal["checkpoint", "application", "kernel"]
 DurationSource = Literal["activity", "profiler", "events"]
@@ -345,7 +345,9 @@ def _names(name: str, value: Any, optional: bool) -> tuple[str, ...]:
 
 def _choice(option: str, value: Any) -> str:
     if not isinstance(value, str):
-        allowed = " or ".join(f"'{v}'" for v in native.allowed_values(option))
+        quoted = [f"'{v}'" for v in native.allowed_values(option)]
+        # As the engine lists them: 'a', 'b' or 'c'.
+        allowed = " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
         raise InvalidArgumentError(f"Invalid {option} {value!r}. Expected {allowed}.")
     return value
 

@@ -6,6 +6,7 @@
 
 #include "collect/cupti/activity_tracer.hpp"
 #include "collect/cupti/annotation_sessions.hpp"
+#include "collect/cupti/checkpoint_estimate.hpp"
 #include "collect/cupti/counter_batch.hpp"
 #include "collect/cupti/cupti_checkpoint.hpp"
 #include "collect/cupti/kept_range_profiler.hpp"
@@ -21,6 +22,7 @@
 #include "core/annotation_registry.hpp"
 #include "core/number_format.hpp"
 #include "core/step_times.hpp"
+#include "cuda/device.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -93,7 +95,14 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
               ". Smaller metric sets are cheaper.");
   }
   if (plan_.restore_memory) {
-    checkpoint_ = std::make_unique<CuptiCheckpoint>(context);
+    // Before the first pass: a footprint whose save takes seconds (one that cannot fit twice on
+    // the device goes to host memory: 182 s for 3 runs at 110 GB on an H200) is named then.
+    const std::size_t measured_runs = info.num_configs * static_cast<std::size_t>(std::max(opt.runs, 1));
+    checkpoint_ = std::make_unique<CuptiCheckpoint>(context, [this, measured_runs] {
+      const cuda::MemoryInfo m = cuda::current_memory_info();
+      const std::string warning = checkpoint_warning({m.total - m.free, m.free}, measured_runs);
+      if (!warning.empty()) log_.warn(warning);
+    });
     step("checkpoint library");
   }
   const std::size_t first_ranges = first_session_ranges(plan_, info.num_configs, opt.runs);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "collect/cupti/cupti_check.hpp"
 #include "core/step_times.hpp"
@@ -68,7 +69,8 @@ const Library& library() {
 
 }  // namespace
 
-CuptiCheckpoint::CuptiCheckpoint(void* context) {
+CuptiCheckpoint::CuptiCheckpoint(void* context, std::function<void()> before_first_save)
+    : before_first_save_(std::move(before_first_save)) {
   (void)library();  // fail here, before any run, when the library is missing
   using cp::CUpti_Checkpoint;  // named unqualified by CUpti_Checkpoint_STRUCT_SIZE
   auto* c = new CUpti_Checkpoint{};
@@ -90,6 +92,7 @@ void CuptiCheckpoint::release() noexcept {
 }
 
 void CuptiCheckpoint::save() {
+  if (saves_ == 0 && before_first_save_) before_first_save_();
   const auto t0 = std::chrono::steady_clock::now();
   auto* c = static_cast<cp::CUpti_Checkpoint*>(handle_);
   if (saved_) {

@@ -9,6 +9,7 @@
 // kernel nor shows in CUPTI's launch callbacks or memcpy activity records. The TRANSFER
 // optimisation (restore changed blocks only) failed with CUPTI_ERROR_UNKNOWN there: not used.
 
+#include <functional>
 #include <string>
 
 #include "collect/cupti/memory_checkpoint.hpp"
@@ -18,8 +19,9 @@ namespace kscope::cupti {
 class CuptiCheckpoint : public MemoryCheckpoint {
  public:
   /// Loads libcheckpoint.so (throws ToolError naming the library and the alternatives when it
-  /// cannot); `context` is the CUcontext whose memory is saved.
-  explicit CuptiCheckpoint(void* context);
+  /// cannot); `context` is the CUcontext whose memory is saved. `before_first_save` (may be
+  /// empty) is called once, right before the first save: where the save's cost is estimated.
+  explicit CuptiCheckpoint(void* context, std::function<void()> before_first_save = {});
   ~CuptiCheckpoint() override;  // frees the saved copy
   CuptiCheckpoint(const CuptiCheckpoint&) = delete;             // owns a CUPTI checkpoint
   CuptiCheckpoint& operator=(const CuptiCheckpoint&) = delete;  // owns a CUPTI checkpoint
@@ -35,6 +37,7 @@ class CuptiCheckpoint : public MemoryCheckpoint {
   void release() noexcept;
 
   void* handle_;  // CUpti_Checkpoint (opaque here)
+  std::function<void()> before_first_save_;
   bool saved_ = false;
   int saves_ = 0, restores_ = 0;
   double save_ms_ = 0, restore_ms_ = 0;

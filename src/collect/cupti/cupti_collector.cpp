@@ -7,6 +7,7 @@
 #include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/metric_name_rules.hpp"
 #include "collect/cupti/timing_collector.hpp"
+#include "core/duration_definition.hpp"
 #include "cuda/device_attributes.hpp"
 #include "kscope/errors.hpp"
 
@@ -30,6 +31,12 @@ void CuptiCollector::check_options(const Options& options) {
         "fixed runs= with these metrics, or runs='auto' with gpu__time_duration.sum and "
         "duration_source 'activity'.");
   }
+}
+
+std::string CuptiCollector::duration_definition(const Options& options) {
+  if (!measures_durations(options)) return "";
+  if (options.duration_source == "events") return "events";
+  return needs_range_profiler(options) ? "profiler" : "activity";
 }
 
 std::string CuptiCollector::version() const {
@@ -57,6 +64,17 @@ void CuptiCollector::begin(const SessionInfo& info) {
   } else {
     path_ = std::make_unique<TimingCollector>(launch_metrics(info.options->metrics));
   }
+  if (info.environment && KernelFlushGate::applies(*info.options)) {
+    RunEnvironment* environment = info.environment;
+    gate_ = std::make_unique<KernelFlushGate>([environment](void* stream) { environment->before_kernel(stream); });
+    set_launch_gate(gate_.get());
+  }
+}
+
+void CuptiCollector::remove_gate() noexcept {
+  if (!gate_) return;
+  set_launch_gate(nullptr);
+  gate_.reset();
 }
 
 std::vector<KernelRecord> CuptiCollector::with_device_metrics(std::vector<KernelRecord> records) const {
@@ -74,7 +92,10 @@ void CuptiCollector::prepare_pass(const RunId& run, int pass) { path_->prepare_p
 
 void CuptiCollector::before_run(const RunId& run, int pass) { path_->before_run(run, pass); }
 
-void CuptiCollector::after_run(const RunId& run, int pass) { path_->after_run(run, pass); }
+void CuptiCollector::after_run(const RunId& run, int pass) {
+  path_->after_run(run, pass);
+  if (gate_) gate_->rethrow();
+}
 
 std::vector<KernelRecord> CuptiCollector::flush() {
   return path_ ? with_device_metrics(path_->flush()) : std::vector<KernelRecord>{};
@@ -94,6 +115,7 @@ std::vector<KernelRecord> CuptiCollector::end() {
 }
 
 void CuptiCollector::abort() noexcept {
+  remove_gate();
   if (!path_) return;
   path_->abort();
   path_.reset();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "collect/cupti/kernel_flush_gate.hpp"
 #include "collect/cupti/measurement_path.hpp"
 #include "core/collector.hpp"
 
@@ -25,12 +26,17 @@ class CuptiCollector : public Collector {
   /// metrics or replay_mode "range" throws NotSupportedError. Names are checked against the
   /// GPU's catalogue in begin().
   static void check_options(const Options& options);
+  /// Metadata::duration_definition of a session with `options`: "events", "profiler" (the range
+  /// profiler measures: other counters, replay_mode "range", duration_source "profiler") or
+  /// "activity"; "" when its metrics have no gpu__time_duration.sum.
+  [[nodiscard]] static std::string duration_definition(const Options& options);
   [[nodiscard]] std::string name() const override { return "cupti"; }
   [[nodiscard]] std::string version() const override;
   void begin(const SessionInfo& info) override;
   [[nodiscard]] int passes_per_run() const override;
   void prepare_pass(const RunId& run, int pass) override;
   void before_run(const RunId& run, int pass) override;
+  /// Also rethrows the first error of a flush before a kernel (cache_control "all").
   void after_run(const RunId& run, int pass) override;
   [[nodiscard]] std::vector<KernelRecord> flush() override;
   /// The timing path's flushes are complete; the range profiler decodes in batches.
@@ -42,8 +48,10 @@ class CuptiCollector : public Collector {
 
  private:
   [[nodiscard]] std::vector<KernelRecord> with_device_metrics(std::vector<KernelRecord> records) const;
+  void remove_gate() noexcept;
 
   std::unique_ptr<MeasurementPath> path_;  // between begin() and end()/abort()
+  std::unique_ptr<KernelFlushGate> gate_;  // cache_control "all": the process's launch gate
   std::vector<std::string> device_metrics_;  // counter path: launch__sm_count, device__attribute_*
   std::map<std::string, double> device_attributes_;
   std::string cost_summary_;  // the path's, taken at end()

@@ -17,6 +17,11 @@ struct LaunchEvent {
   bool entering = true;          ///< API entry (true) or exit (false)
   bool succeeded = true;         ///< at exit: the launch call returned CUDA_SUCCESS
   void* context = nullptr;       ///< the CUcontext launched into (the range profiler profiles one)
+  void* stream = nullptr;        ///< the CUstream launched on (_ptsz with none: CU_STREAM_PER_THREAD)
+  /// Launched by kscope itself from a LaunchGate (the cache flush before a kernel): it takes a
+  /// counter range when one is open, but is never attributed to the region it is launched in,
+  /// and no gate is called for it.
+  bool internal = false;
 };
 
 /// Receives launch events on the launching thread. Must not throw.
@@ -25,6 +30,19 @@ class LaunchObserver {
   virtual ~LaunchObserver() = default;
   virtual void on_launch(const LaunchEvent& event) noexcept = 0;
 };
+
+/// Called at the entry of every launch that is not internal, before the observer, on the
+/// launching thread, before the driver enqueues the launch: what it enqueues on `event.stream`
+/// runs before the kernel. Launches it makes are reported to the observer as internal. Must not
+/// throw.
+class LaunchGate {
+ public:
+  virtual ~LaunchGate() = default;
+  virtual void before_launch(const LaunchEvent& event) noexcept = 0;
+};
+
+/// Sets the process's gate (null: none); the caller keeps it alive until it is unset.
+void set_launch_gate(LaunchGate* gate) noexcept;
 
 /// A session's hold on the launch callbacks. The CUPTI subscription behind them is the
 /// process's: made by the first session (throws CuptiError naming the other client when one

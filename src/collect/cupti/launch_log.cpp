@@ -198,7 +198,8 @@ void LaunchLog::on_launch(const LaunchEvent& event) noexcept {
     // profiled, so they take a range, but never attributed.
     ++cycle_launches_;
     ProfiledLaunch l;
-    if (in_run_ && measured_) l.annotation = annotation;
+    // kscope's own flush between two kernels of a region takes a range but is never the region's.
+    if (in_run_ && measured_ && !event.internal) l.annotation = annotation;
     l.mangled = std::move(symbol);
     l.graph = event.graph;
     l.sequence = ++next_sequence_;

@@ -5,7 +5,8 @@
 namespace kscope::cupti {
 
 void TimingObserver::on_launch(const LaunchEvent& event) noexcept {
-  if (!event.entering) return;
+  // kscope's own flush between two kernels of a region is no kernel of the region.
+  if (!event.entering || event.internal) return;
   try {
     auto& registry = AnnotationRegistry::instance();
     const auto snap = registry.snapshot();

@@ -9,6 +9,7 @@
 #include "collect/ncu/ncu_raw_table.hpp"
 #include "collect/ncu/ncu_record_mapper.hpp"
 #include "collect/ncu/ncu_report_text.hpp"
+#include "core/duration_definition.hpp"
 #include "core/kernel_name.hpp"
 #include "core/logger.hpp"
 #include "core/transformation.hpp"
@@ -97,6 +98,7 @@ Results import_ncu(const std::string& path, const NcuImportOptions& options) {
   d.options.tool = "ncu";
   d.options.metrics = chosen_metrics(table, options);
   d.metadata = metadata_of(table);
+  if (measures_durations(d.options)) d.metadata.duration_definition = "ncu import";
 
   std::vector<std::string> shape;  // launch-shape columns this report has
   for (const char* c : {"Block Size", "Grid Size"}) {

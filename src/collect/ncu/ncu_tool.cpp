@@ -21,6 +21,13 @@
 namespace kscope::ncu {
 
 void NcuTool::check_options(const Options& options) {
+  if (options.cache_control == "region") {
+    throw NotSupportedError(
+        "cache_control 'region' flushes the L2 once at an annotated region's entry, which Nsight "
+        "Compute cannot do: it flushes before every kernel (cache_control 'all', its "
+        "--cache-control all) or never ('none'). Use 'all' or 'none' with tool 'ncu', or the "
+        "cupti tool for 'region'.");
+  }
   if (!options.reexec_unavailable.empty()) {
     throw NotSupportedError(
         subprocess::reexec_unavailable_message("ncu", options.reexec_unavailable) +

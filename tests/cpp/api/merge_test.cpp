@@ -136,6 +136,26 @@ TEST(MergeTest, AnOverlapKeepsTheFirstPartsSpansOfTheConfig) {
   EXPECT_EQ(joined.telemetry().size(), testing::kSweepConfigs * 3);
 }
 
+TEST(MergeTest, PartsWhoseDurationsHaveDifferentDefinitionsAreJoinedWithAWarning) {
+  const Results first = shard("merge_definition_0", "0/2");
+  const Results second = shard("merge_definition_1", "1/2");
+  EXPECT_EQ(first.metadata().duration_definition, "activity");  // the cupti tool's default
+  const Results same = merge({first, second});
+  EXPECT_TRUE(same.load_warnings().empty()) << same.load_warnings().front();
+  EXPECT_EQ(same.metadata().duration_definition, "activity");
+  Results::Data other = second.data();
+  other.metadata.duration_definition = "ncu";
+  MergeOptions named;
+  named.labels = {"rank0.json", "rank1.json"};
+  const Results mixed = merge({first, Results(std::move(other))}, named);
+  ASSERT_EQ(mixed.load_warnings().size(), 1u);
+  EXPECT_EQ(mixed.load_warnings()[0],
+            "the parts' durations were measured with different definitions: 'activity' "
+            "('rank0.json'), 'ncu' ('rank1.json'). Compare their values with care "
+            "(docs/tools/cupti.md#durations).");
+  EXPECT_EQ(mixed.metadata().duration_definition, "mixed");
+}
+
 TEST(MergeTest, NoPartsIsRefused) {
   EXPECT_EQ(merge_error({}), "merge: no parts given; name the results to join.");
 }

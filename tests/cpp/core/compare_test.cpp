@@ -103,6 +103,24 @@ TEST(CompareTest, WarnsWhenTheEnvironmentsDiffer) {
             "A100-SXM4-80GB'");
 }
 
+Results with_definition(const Results& r, const std::string& definition) {
+  Results::Data d = r.data();
+  d.metadata.duration_definition = definition;
+  return Results(std::move(d));
+}
+
+TEST(CompareTest, WarnsWhenTheDurationsHaveDifferentDefinitions) {
+  const Results plain = results_of({{"a", kTime, 0, {1, 2}}}, {1});
+  const Comparison c = compare(with_definition(plain, "activity"), with_definition(plain, "ncu"));
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0],
+            "BASE and NEW were measured with different duration definitions "
+            "(docs/tools/cupti.md#durations): BASE 'activity', NEW 'ncu'");
+  EXPECT_TRUE(compare(with_definition(plain, "profiler"), with_definition(plain, "profiler")).warnings.empty());
+  // A file written before the definition was recorded says nothing either way.
+  EXPECT_TRUE(compare(plain, with_definition(plain, "ncu import")).warnings.empty());
+}
+
 TEST(CompareTest, DirectionsFromNamesUnitsAndDeclarations) {
   const CompareOptions none;
   EXPECT_EQ(metric_direction(kTime, std::string("ns"), none), Direction::kLowerIsBetter);

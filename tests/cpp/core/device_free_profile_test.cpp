@@ -7,6 +7,7 @@
 #include <string>
 
 #include "api/device_free_session.hpp"
+#include "collect/tool_registry.hpp"
 #include "fakes.hpp"
 #include "kscope/annotation.hpp"
 #include "report/journal.hpp"
@@ -68,6 +69,39 @@ TEST(DeviceFreeProfileTest, AnErrorOfTheTablesLeavesTheJournalWithEveryRecord) {
   const auto journal = report::read_journal(o.output_prefix + "journal-last_line-0.jsonl");
   EXPECT_EQ(journal.records.size(), 2 * kConfigs * kRuns);
   EXPECT_EQ(journal.runs.size(), kConfigs * kRuns);
+}
+
+// Which definition made the durations is part of the result: the tool names it from the
+// options, and the JSON result carries it through load.
+TEST(DeviceFreeProfileTest, TheResultRecordsItsDurationDefinition) {
+  const Options o = options("device_free_definition");
+  const Results r = profile_kernels(o, 1);
+  EXPECT_EQ(r.metadata().duration_definition, "activity");
+  r.write_json(o.output_prefix + "r.json");
+  EXPECT_EQ(Results::load(o.output_prefix + "r.json").metadata().duration_definition, "activity");
+  EXPECT_EQ(report::read_journal(o.output_prefix + "journal-last_line-0.jsonl")
+                .data.metadata.duration_definition,
+            "activity");
+}
+
+TEST(DeviceFreeProfileTest, EachToolNamesTheDefinitionOfItsDurations) {
+  auto definition = [](const std::string& tool, auto change) {
+    Options o;
+    o.tool = tool;
+    change(o);
+    return find_tool(tool).duration_definition(o);
+  };
+  auto as_is = [](Options&) {};
+  EXPECT_EQ(definition("cupti", as_is), "activity");
+  EXPECT_EQ(definition("cupti", [](Options& o) { o.duration_source = "profiler"; }), "profiler");
+  EXPECT_EQ(definition("cupti", [](Options& o) { o.duration_source = "events"; }), "events");
+  EXPECT_EQ(definition("cupti", [](Options& o) { o.metrics.push_back("dram__bytes_read.sum"); }),
+            "profiler");  // any counter selects the profiler's duration too
+  EXPECT_EQ(definition("cupti", [](Options& o) { o.replay_mode = "range"; }), "profiler");
+  EXPECT_EQ(definition("cupti", [](Options& o) { o.metrics = {"dram__bytes_read.sum"}; }), "");
+  EXPECT_EQ(definition("ncu", as_is), "ncu");
+  EXPECT_EQ(definition("ncu", [](Options& o) { o.metrics = {"dram__bytes_read.sum"}; }), "");
+  EXPECT_EQ(find_tool("sanitizer").duration_definition, nullptr);  // it measures nothing
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ TEST(OptionsTest, DefaultsFollowNsightPython) {
 TEST(OptionsTest, InvalidEnumValuesNameValueAndAllowedOnes) {
   Options o;
   o.cache_control = "some";
-  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid cache_control 'some'. Expected 'all' or 'none'.");
+  EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid cache_control 'some'. Expected 'all', 'region' or 'none'.");
   o = Options{};
   o.clock_control = "invalid_value";
   EXPECT_EQ(error_of<InvalidArgument>(o), "Invalid clock_control 'invalid_value'. Expected 'base' or 'none'.");
@@ -119,7 +119,7 @@ TEST(OptionsTest, BaseClocksNeedTheNcuTool) {
 }
 
 TEST(OptionsTest, AllowedValuesAreListed) {
-  EXPECT_EQ(allowed_values("cache_control"), (std::vector<std::string>{"all", "none"}));
+  EXPECT_EQ(allowed_values("cache_control"), (std::vector<std::string>{"all", "region", "none"}));
   EXPECT_THROW((void)allowed_values("colour"), InvalidArgument);
 }
 

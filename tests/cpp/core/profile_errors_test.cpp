@@ -49,7 +49,7 @@ TEST(ProfileErrorsTest, AnOutputPrefixThatCannotBeCreatedNamesTheOption) {
 TEST(ProfileErrorsTest, InvalidOptionFailsBeforeTheDeviceCheck) {
   Options o = silent();
   o.cache_control = "warm";
-  EXPECT_EQ(error_of<InvalidArgument>(configs({1}), o), "Invalid cache_control 'warm'. Expected 'all' or 'none'.");
+  EXPECT_EQ(error_of<InvalidArgument>(configs({1}), o), "Invalid cache_control 'warm'. Expected 'all', 'region' or 'none'.");
 }
 
 TEST(ProfileErrorsTest, EmptyConfigs) {

@@ -186,7 +186,7 @@ TEST(TimeSessionTest, BadOptionsFailWithProfilesTextsBeforeAnyCall) {
   o = {};
   o.cache_control = "warm";
   EXPECT_EQ(error_text<InvalidArgument>([&] { (void)h.time(call, o); }),
-            "Invalid cache_control 'warm'. Expected 'all' or 'none'.");
+            "Invalid cache_control 'warm'. Expected 'all', 'region' or 'none'.");
   o = {};
   o.adaptive.target_rel_ci = 2;
   EXPECT_TRUE(contains(error_text<InvalidArgument>([&] { (void)h.time(call, o); }),

@@ -83,6 +83,26 @@ TEST(FormatsTest, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(loaded.options().runs, 3);
 }
 
+// Which definition made the durations travels with the result: written, loaded, and shown in the
+// table's title line; a result without one (a file written before it was recorded) has no key.
+TEST(FormatsTest, TheDurationDefinitionIsWrittenLoadedAndShown) {
+  const std::string dir = testing::scratch_dir("formats_duration_definition");
+  Results::Data d = testing::sample_results(false).data();
+  EXPECT_EQ(Results(d).to_json().find("duration_definition"), std::string::npos);
+  d.metadata.duration_definition = "ncu import";
+  const Results r(d);
+  EXPECT_NE(r.to_json().find("\"duration_definition\": \"ncu import\""), std::string::npos);
+  r.write_json(dir + "r.json");
+  EXPECT_EQ(Results::load(dir + "r.json").metadata().duration_definition, "ncu import");
+  std::ostringstream out;
+  r.print(out);
+  EXPECT_EQ(out.str().substr(0, out.str().find('\n')),
+            "kscope results: vadd #0 | NVIDIA H200 | gpu-host | tool cupti | durations ncu import");
+  std::ostringstream md;
+  r.write("md", md);
+  EXPECT_NE(md.str().find("| Durations | ncu import |"), std::string::npos) << md.str();
+}
+
 // The grouped options (Options::adaptive, sanitizer, thermal) are written and read under their
 // flat keys, so that files written before the grouping load and the goldens stay as they are.
 TEST(FormatsTest, GroupedOptionsKeepTheirFlatKeys) {

@@ -170,10 +170,11 @@ struct Harness {
     registry.end(false);
     if (act) strategy->on_annotation(false, name);
   }
-  void launch(const std::string& kernel) {
+  void launch(const std::string& kernel, bool internal = false) {
     LaunchEvent e;
     e.correlation_id = ++correlation;
     e.symbol = kernel.c_str();
+    e.internal = internal;
     launches.on_launch(e);
     e.entering = false;
     launches.on_launch(e);
@@ -221,6 +222,25 @@ TEST(SessionStrategiesTest, CheckpointReplayRestoresMemoryBeforeEveryLaterPass) 
   EXPECT_EQ(records[0].kernel, "kern");
   ASSERT_EQ(records[0].metrics.size(), 1u);
   EXPECT_EQ(records[0].metrics[0].value, 2.0);  // the second range: the first is "input"
+}
+
+TEST(SessionStrategiesTest, KscopesFlushBetweenTwoKernelsTakesARangeButIsNotTheRegions) {
+  Harness h("kernel", "checkpoint", 2);
+  h.measured(RunId{0, 0, false}, [&] {
+    h.annotate("two_sums", [&] {
+      h.launch("reduce");
+      h.launch("discard_lines", /*internal=*/true);  // cache_control "all": the flush before the next
+      h.launch("reduce");
+    });
+  });
+  const auto records = h.counters.take_records();
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& r : records) {
+    EXPECT_EQ(r.annotation, "two_sums");
+    EXPECT_EQ(r.kernel, "reduce");
+  }
+  EXPECT_EQ(records[0].metrics[0].value, 1.0);  // the first range
+  EXPECT_EQ(records[1].metrics[0].value, 3.0);  // the third: the second is the flush's
 }
 
 TEST(SessionStrategiesTest, WarmupRunsAreNeitherProfiledNorCheckpointed) {

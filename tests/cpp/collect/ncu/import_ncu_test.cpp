@@ -61,6 +61,7 @@ TEST(ImportNcuTest, OneRowPerKernelWithNvtxRangesMetricsAndUnits) {
   EXPECT_EQ(r.metadata().sm_count, 132);
   EXPECT_EQ(r.metadata().compute_clock, 1980000);
   EXPECT_EQ(r.metadata().tool, "ncu");
+  EXPECT_EQ(r.metadata().duration_definition, "ncu import");
 }
 
 TEST(ImportNcuTest, ChosenMetricsAndAllMetrics) {

@@ -112,6 +112,7 @@ TEST_F(NcuToolTest, SweepGivesOneRowPerAnnotationConfigAndRun) {
   EXPECT_EQ(parent_calls_, 0);  // the benchmark runs in the re-executed child only
   EXPECT_EQ(r.metadata().tool, "ncu");
   EXPECT_EQ(r.metadata().tool_version, "2025.3.1.0");
+  EXPECT_EQ(r.metadata().duration_definition, "ncu");
   EXPECT_EQ(r.metadata().gpu, "NVIDIA H200");
   EXPECT_EQ(r.metadata().host, "gpu-host");
 
@@ -273,6 +274,15 @@ TEST_F(NcuToolTest, ProgramThatCannotBeRerunFailsBeforeAnyWork) {
   const auto e = error_of<NotSupportedError>("ncu_notebook");
   EXPECT_TRUE(has(e, "running in a Jupyter notebook")) << e;
   EXPECT_TRUE(has(e, "'cupti'")) << e;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "args.txt"));  // ncu never ran
+}
+
+TEST_F(NcuToolTest, RegionEntryFlushIsRefusedBeforeAnyWork) {
+  prepare("region", "kscope_sweep_payload.csv");
+  opt_.cache_control = "region";
+  const auto e = error_of<NotSupportedError>("ncu_region");
+  EXPECT_TRUE(has(e, "cache_control 'region'")) << e;
+  EXPECT_TRUE(has(e, "Use 'all' or 'none' with tool 'ncu'")) << e;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "args.txt"));  // ncu never ran
 }
 

@@ -13,8 +13,9 @@
 
 namespace kscope {
 
-/// Validates `options` and `configs` as profile() does and runs the sweep with `collector` in
-/// `environment` (null: one that does nothing).
+/// Checks and plans the sweep exactly as profile() does (api/sweep_setup.hpp: the same errors, the
+/// same rank prefix; every call is session 0) and runs it with `collector` in `environment`
+/// (null: one that does nothing).
 [[nodiscard]] Results profile_without_device(std::string_view name, std::vector<Config> configs,
                                              const Benchmark& fn, const Options& options,
                                              std::unique_ptr<Collector> collector,

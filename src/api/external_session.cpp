@@ -69,12 +69,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   log.info("Profiling completed successfully !");
 
-  Session::Output out = std::move(run.output);
-  if (resume) out = merge_resumed(std::move(*resume), std::move(out));
-  fill_tables(out, log, &d);
-  Results results(std::move(d));
-  write_csv_files(results, prefix, log);
-  return results;
+  return end_session(std::move(d), run.output, resume ? &*resume : nullptr, *journal, prefix, log);
 }
 
 }  // namespace kscope

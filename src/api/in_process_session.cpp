@@ -7,7 +7,6 @@
 #include "api/shard_progress.hpp"
 #include "api/session_tables.hpp"
 #include "core/session.hpp"
-#include "core/telemetry_summary.hpp"
 
 namespace kscope {
 namespace {
@@ -98,21 +97,8 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   d.telemetry = monitor.telemetry();
   if (resume) {
     d.telemetry.insert(d.telemetry.begin(), resume->telemetry.begin(), resume->telemetry.end());
-    journal->finish();  // before the merge moves the records its last line reads
-    out = merge_resumed(std::move(*resume), std::move(out));
   }
-  fill_tables(out, log, &d);
-  steps.lap("tables");
-  journal->finish();  // the journal's last line was written meanwhile
-  steps.lap("journal finish");
-  if (auto warning = throttle_warning(summarize_telemetry(d.telemetry), configs)) {
-    log.warn(*warning);
-  }
-  Results results(std::move(d));
-  write_csv_files(results, prefix, log);
-  steps.lap("csv");
-  log.debug(steps.summary());
-  return results;
+  return end_session(std::move(d), out, resume ? &*resume : nullptr, *journal, prefix, log, &steps);
 }
 
 }  // namespace kscope

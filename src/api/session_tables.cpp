@@ -1,11 +1,26 @@
 #include "api/session_tables.hpp"
 
+#include <utility>
+
 #include "api/output_prefix.hpp"
 #include "core/config_failure.hpp"
 #include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
+#include "core/telemetry_summary.hpp"
 
 namespace kscope {
+namespace {
+
+// With Options::output_csv, writes the raw and processed CSV files under `prefix` and says where.
+void write_csv_files(const Results& results, const std::string& prefix, const Logger& log) {
+  if (!results.options().output_csv) return;
+  const auto paths = results.write_csv(prefix);
+  log.info("Refer to " + paths[0] + " for the raw profiling data");
+  log.info("Refer to " + paths[1] + " for the processed profiling data");
+  if (paths.size() > 2) log.info("Refer to " + paths[2] + " for compute-sanitizer's findings");
+}
+
+}  // namespace
 
 Results::Data session_data(std::string_view name, int id, const Options& options,
                            const std::vector<Config>& configs) {
@@ -40,12 +55,27 @@ std::string start_session(Results::Data* d, const std::vector<Config>& to_measur
   return prefix;
 }
 
-void write_csv_files(const Results& results, const std::string& prefix, const Logger& log) {
-  if (!results.options().output_csv) return;
-  const auto paths = results.write_csv(prefix);
-  log.info("Refer to " + paths[0] + " for the raw profiling data");
-  log.info("Refer to " + paths[1] + " for the processed profiling data");
-  if (paths.size() > 2) log.info("Refer to " + paths[2] + " for compute-sanitizer's findings");
+Results end_session(Results::Data d, Session::Output& out, ResumePlan* resume,
+                    report::JournalWriter& journal, const std::string& prefix, const Logger& log,
+                    StepTimes* steps) {
+  if (resume) {
+    journal.finish();  // before the merge moves the records its last line reads
+    out = merge_resumed(std::move(*resume), std::move(out));
+  }
+  fill_tables(out, log, &d);
+  if (steps) steps->lap("tables");
+  journal.finish();  // the journal's last line was written meanwhile
+  if (steps) steps->lap("journal finish");
+  if (auto warning = throttle_warning(summarize_telemetry(d.telemetry), d.configs)) {
+    log.warn(*warning);
+  }
+  Results results(std::move(d));
+  write_csv_files(results, prefix, log);
+  if (steps) {
+    steps->lap("csv");
+    log.debug(steps->summary());
+  }
+  return results;
 }
 
 }  // namespace kscope

@@ -1,6 +1,6 @@
 #pragma once
 // What every path of profile() does the same way, whichever tool measured: the Results header
-// of a session, the tables built from the session's output, and the CSV files.
+// of a session, the start of its files, and its end (tables, journal, CSV files).
 
 #include <memory>
 #include <string>
@@ -10,6 +10,7 @@
 #include "core/logger.hpp"
 #include "api/resume.hpp"
 #include "core/session.hpp"
+#include "core/step_times.hpp"
 #include "report/journal.hpp"
 #include "kscope/results.hpp"
 
@@ -32,7 +33,14 @@ void fill_tables(Session::Output& out, const Logger& log, Results::Data* d);
                                         const ResumePlan* resume, const Logger& log,
                                         std::unique_ptr<report::JournalWriter>* journal);
 
-/// With Options::output_csv, writes the raw and processed CSV files under `prefix` and says where.
-void write_csv_files(const Results& results, const std::string& prefix, const Logger& log);
+/// The end of every measuring session, in process or under an external tool, once `d` holds its
+/// metadata and telemetry (what `resume` carried over included): puts what `resume` (may be null)
+/// carried over in front of `out` (once `journal` has written its last line, which reads out's
+/// records), fills the tables from `out` as fill_tables does, waits for the journal, warns of
+/// throttled runs and, with Options::output_csv, writes the raw and processed CSV files under
+/// `prefix`. With `steps`, laps "tables", "journal finish" and "csv" and prints them at DEBUG.
+[[nodiscard]] Results end_session(Results::Data d, Session::Output& out, ResumePlan* resume,
+                                  report::JournalWriter& journal, const std::string& prefix,
+                                  const Logger& log, StepTimes* steps = nullptr);
 
 }  // namespace kscope

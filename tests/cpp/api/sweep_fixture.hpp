@@ -75,8 +75,8 @@ inline void expect_same_tables(const Results& got, const Results& want) {
   }
 }
 
-/// The one journal a sweep wrote in the directory `prefix` ("" when there is none): its file
-/// name carries the per-name call counter, which depends on the tests run before.
+/// The one journal a sweep wrote in the directory `prefix` ("" when there is none), with or
+/// without a rank in front of its name.
 inline std::string journal_in(const std::string& prefix) {
   for (const auto& f : std::filesystem::directory_iterator(prefix)) {
     if (f.path().filename().string().find("journal-sweep-") != std::string::npos) {

@@ -106,6 +106,7 @@ std::vector<KernelRecord> CuptiCollector::end() {
   try {
     out = path_ ? with_device_metrics(path_->end()) : std::vector<KernelRecord>{};
     if (path_) cost_summary_ = path_->cost_summary();
+    if (path_ && gate_) check_flush_kernels(gate_->flushes(), path_->flush_kernels_seen());
   } catch (...) {
     abort();
     throw;

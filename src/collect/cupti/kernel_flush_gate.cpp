@@ -3,8 +3,20 @@
 #include <utility>
 
 #include "core/annotation_registry.hpp"
+#include "cuda/l2_flush_kernel.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope::cupti {
+
+void check_flush_kernels(std::size_t flushes, std::optional<std::size_t> seen) {
+  // Not "fewer than flushes": the last flushes' records may come with a later session's.
+  if (!seen || *seen > 0 || flushes == 0) return;
+  throw ToolError("the cupti tool flushed the L2 " + std::to_string(flushes) +
+                  " times between kernels of a region (cache_control 'all') but found none of its "
+                  "flush kernels ('" + std::string(cuda::kL2DiscardKernel) +
+                  "') among CUPTI's kernel records, so the regions' durations could hold them. "
+                  "This is a bug of kscope: measure with cache_control='region' and report it.");
+}
 
 bool KernelFlushGate::applies(const Options& options) {
   return options.cache_control == "all" && options.duration_source != "events" &&

@@ -12,13 +12,21 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <cstddef>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 #include "collect/cupti/launch_callbacks.hpp"
 #include "kscope/options.hpp"
 
 namespace kscope::cupti {
+
+/// The timing path's guard against a flush counted as a region's kernel: after a session that
+/// flushed `flushes` times between kernels, a path that read kernel records (`seen` has a value)
+/// must have recognised kscope's flush kernels among them and dropped them (LaunchJoiner); if it
+/// recognised none, a ToolError, never durations that could hold the flushes.
+void check_flush_kernels(std::size_t flushes, std::optional<std::size_t> seen);
 
 class KernelFlushGate : public LaunchGate {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/kernel_name.hpp"
+#include "cuda/l2_flush_kernel.hpp"
 #include "kscope/errors.hpp"
 #include "kscope/options.hpp"
 
@@ -29,6 +30,10 @@ std::vector<KernelRecord> LaunchJoiner::join(
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& k : kernels) {
+      if (k.name == cuda::kL2DiscardKernel) {  // kscope's flush, under the next launch's id
+        ++flush_kernels_;
+        continue;
+      }
       auto it = launches_.find(k.correlation_id);
       if (it == launches_.end()) continue;
       if (k.end < k.start) {
@@ -87,6 +92,12 @@ std::vector<KernelRecord> LaunchJoiner::join(
 void LaunchJoiner::clear() {
   std::lock_guard<std::mutex> lock(mu_);
   launches_.clear();
+  flush_kernels_ = 0;
+}
+
+std::size_t LaunchJoiner::flush_kernels() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return flush_kernels_;
 }
 
 std::size_t LaunchJoiner::pending_launches() const {

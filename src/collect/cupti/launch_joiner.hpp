@@ -51,6 +51,9 @@ class LaunchJoiner {
   /// Forgets everything (session start).
   void clear();
   [[nodiscard]] std::size_t pending_launches() const;
+  /// kscope's own flush kernels (cuda::kL2DiscardKernel) among the records joined since clear():
+  /// dropped, never a region's.
+  [[nodiscard]] std::size_t flush_kernels() const;
 
  private:
   mutable std::mutex mu_;
@@ -58,6 +61,7 @@ class LaunchJoiner {
   // Demangled base name by mangled name: a sweep launches the same few kernels thousands of
   // times, and demangling a templated library kernel's name costs up to tens of microseconds.
   std::unordered_map<std::string, std::string> base_names_;
+  std::size_t flush_kernels_ = 0;
 };
 
 }  // namespace kscope::cupti

@@ -3,6 +3,8 @@
 // records (TimingCollector) or hardware counters from the range profiler (CounterCollector).
 // CuptiCollector picks one in begin() and forwards the Session's calls to it.
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,9 @@ class MeasurementPath {
   [[nodiscard]] virtual std::vector<KernelRecord> end() = 0;
   /// After end(): Collector::cost_summary.
   [[nodiscard]] virtual std::string cost_summary() const { return {}; }
+  /// After end(): how many of kscope's flush kernels were among the kernel records it read
+  /// (check_flush_kernels); nullopt: it reads none (the counter paths take no activity records).
+  [[nodiscard]] virtual std::optional<std::size_t> flush_kernels_seen() const { return std::nullopt; }
   /// Stops everything without throwing.
   virtual void abort() noexcept = 0;
 };

@@ -97,6 +97,7 @@ std::vector<KernelRecord> TimingCollector::end() {
                 cost.flushes, milliseconds(cost.flush), milliseconds(cost.decode), cost.records,
                 milliseconds(join_));
   cost_summary_ = line;
+  flush_kernels_seen_ = joiner_.flush_kernels();
   abort();
   return out;
 }

@@ -41,6 +41,9 @@ class TimingCollector : public MeasurementPath {
   [[nodiscard]] std::vector<KernelRecord> end() override;
   /// "[cupti] the session's N flushes (ms): CUPTI's flush, of which decoding, joining".
   [[nodiscard]] std::string cost_summary() const override { return cost_summary_; }
+  [[nodiscard]] std::optional<std::size_t> flush_kernels_seen() const override {
+    return flush_kernels_seen_;
+  }
   void abort() noexcept override;
 
  private:
@@ -50,6 +53,7 @@ class TimingCollector : public MeasurementPath {
 
   std::vector<std::string> launch_metrics_;
   std::chrono::steady_clock::duration join_{};  // the session's joins so far
+  std::size_t flush_kernels_seen_ = 0;  // the joiner's flush_kernels(), kept by end()
   std::string cost_summary_;                    // made at end()
   std::map<int, std::map<std::string, double>> attributes_;  // by device, read on first use
   LaunchJoiner joiner_;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "collect/cupti/launch_joiner.hpp"
+#include "cuda/l2_flush_kernel.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {
@@ -65,6 +66,22 @@ TEST(LaunchJoinerTest, KernelsWithoutARecordedLaunchAreDropped) {
   const auto out = j.join({activity(2, "outside", 0, 10), activity(1, "inside", 0, 10)});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].kernel, "inside");
+}
+
+TEST(LaunchJoinerTest, KscopesFlushUnderTheNextLaunchsCorrelationIdIsNoKernelOfTheRegion) {
+  // A flush between two kernels of a region is launched inside the callback of the second one's
+  // launch, and CUPTI gives its kernel record that launch's correlation id (H200: the "thrice"
+  // region's time held two discard kernels).
+  LaunchJoiner j;
+  j.add_launch(3, launch("thrice", 0, 0, 1));
+  const auto out = j.join({activity(3, cuda::kL2DiscardKernel, 100, 900),
+                           activity(3, "_Z11read_kernelPKfm", 1000, 3000)});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].kernel, "read_kernel");
+  EXPECT_DOUBLE_EQ(out[0].metrics[0].value, 2000);
+  EXPECT_EQ(j.flush_kernels(), 1u);  // what the timing path's guard counts (check_flush_kernels)
+  j.clear();
+  EXPECT_EQ(j.flush_kernels(), 0u);
 }
 
 TEST(LaunchJoinerTest, GraphLaunchKernelsShareOneLaunchAndAreOrderedByStart) {

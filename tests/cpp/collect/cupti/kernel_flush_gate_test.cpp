@@ -12,6 +12,7 @@
 #include "collect/cupti/launch_joiner.hpp"
 #include "collect/cupti/timing_observer.hpp"
 #include "core/annotation_registry.hpp"
+#include "kscope/errors.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -118,6 +119,23 @@ TEST(KernelFlushGateTest, AppliesToCacheControlAllWhereKernelsAreMeasuredOneByOn
   o.replay_mode = "kernel";
   o.duration_source = "events";  // one event pair per region: likewise
   EXPECT_FALSE(KernelFlushGate::applies(o));
+}
+
+TEST(KernelFlushGateTest, ATimingSessionThatRecognisedNoneOfItsFlushKernelsFails) {
+  EXPECT_NO_THROW(check_flush_kernels(0, 0));             // nothing flushed between kernels
+  EXPECT_NO_THROW(check_flush_kernels(4, 6));             // the entry flushes' kernels too
+  EXPECT_NO_THROW(check_flush_kernels(4, 3));             // the last ones may come later
+  EXPECT_NO_THROW(check_flush_kernels(4, std::nullopt));  // a counter path: no kernel records
+  try {
+    check_flush_kernels(4, 0);
+    FAIL() << "expected a ToolError";
+  } catch (const ToolError& e) {
+    EXPECT_STREQ(e.what(),
+                 "the cupti tool flushed the L2 4 times between kernels of a region (cache_control "
+                 "'all') but found none of its flush kernels ('kscope_l2_discard_lines') among "
+                 "CUPTI's kernel records, so the regions' durations could hold them. This is a bug "
+                 "of kscope: measure with cache_control='region' and report it.");
+  }
 }
 
 TEST(TimingObserverTest, KscopesOwnLaunchesAreNotAttributedToTheRegion) {

@@ -40,46 +40,48 @@ void add(std::vector<T>& table, std::vector<T> more) {
 
 }  // namespace
 
-std::size_t JournalNameWriter::find_or_add(Table& table, std::string key, const std::string& entry) {
-  const auto [it, added] = table.index.emplace(std::move(key), table.index.size());
-  if (added) {
-    if (!table.pending.empty()) table.pending += ',';
-    table.pending += '[' + std::to_string(it->second) + ',' + entry + ']';
-  }
-  return it->second;
+template <class Entry>
+std::size_t JournalNameWriter::find_or_add(Table& table, std::string key, Entry entry) {
+  const auto found = table.index.find(key);
+  if (found != table.index.end()) return found->second;
+  const std::size_t index = table.index.size();
+  table.index.emplace(std::move(key), index);
+  if (!table.pending.empty()) table.pending += ',';
+  table.pending += '[' + std::to_string(index) + ',';
+  entry(table.pending);
+  table.pending += ']';
+  return index;
 }
 
 std::size_t JournalNameWriter::annotation(const std::string& name) {
-  std::string entry;
-  append_json_string(entry, name);
-  return find_or_add(annotations_, name, entry);
+  return find_or_add(annotations_, name, [&](std::string& out) { append_json_string(out, name); });
 }
 
 std::size_t JournalNameWriter::kernel(const std::string& name, const std::string& mangled) {
-  std::string entry;
-  append_json_string(entry, name);
-  entry += ',';
-  append_json_string(entry, mangled);
-  return find_or_add(kernels_, name + '\0' + mangled, entry);
+  return find_or_add(kernels_, name + '\0' + mangled, [&](std::string& out) {
+    append_json_string(out, name);
+    out += ',';
+    append_json_string(out, mangled);
+  });
 }
 
 std::size_t JournalNameWriter::metric(const std::string& name,
                                       const std::optional<std::string>& unit) {
-  std::string entry;
-  append_json_string(entry, name);
-  entry += ',';
-  if (unit) {
-    append_json_string(entry, *unit);
-  } else {
-    entry += "null";
-  }
-  return find_or_add(metrics_, name + (unit ? '\1' + *unit : std::string(1, '\0')), entry);
+  // A unit's key part starts with \1, none is \0: "m" without unit and with unit "" differ.
+  return find_or_add(metrics_, name + (unit ? '\1' + *unit : std::string(1, '\0')),
+                     [&](std::string& out) {
+                       append_json_string(out, name);
+                       out += ',';
+                       if (unit) {
+                         append_json_string(out, *unit);
+                       } else {
+                         out += "null";
+                       }
+                     });
 }
 
 std::size_t JournalNameWriter::phase(const std::string& name) {
-  std::string entry;
-  append_json_string(entry, name);
-  return find_or_add(phases_, name, entry);
+  return find_or_add(phases_, name, [&](std::string& out) { append_json_string(out, name); });
 }
 
 std::string JournalNameWriter::take_line() {

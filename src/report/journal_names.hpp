@@ -31,8 +31,9 @@ class JournalNameWriter {
     std::unordered_map<std::string, std::size_t> index;  // by key (the names, '\0'-separated)
     std::string pending;  // the entries not yet on a line, as JSON text, comma-separated
   };
-  // The index of `key`; a new one appends `entry` (the entry's JSON text after its index).
-  static std::size_t find_or_add(Table& table, std::string key, const std::string& entry);
+  // The index of `key`; a new one appends `entry(text)`'s JSON text (the entry after its index).
+  template <class Entry>
+  static std::size_t find_or_add(Table& table, std::string key, Entry entry);
   Table annotations_, kernels_, metrics_, phases_;
 };
 

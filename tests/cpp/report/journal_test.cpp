@@ -402,6 +402,58 @@ TEST(JournalTest, ACompactJournalCutAtAnyByteLoadsEveryCompleteLine) {
   }
 }
 
+// Every field of a run and a record survives the name tables and the arrays: a metric without a
+// unit and one with unit "" stay two metrics, one kernel name with two mangled names two
+// kernels, NaN stays NaN, and a kernel's times and stream come back as far as they were known.
+TEST(JournalTest, RecordsAndRunsKeepEveryField) {
+  const std::string path = testing::scratch_dir("journal_fields") + "journal-j-0.jsonl";
+  KernelRecord a = kernel("k", "vadd", 0, 0, 0.1, 7);
+  a.mangled = "_Z4vaddPf";
+  a.device = 1;
+  a.metrics.push_back({"bytes", std::nan(""), std::nullopt});
+  a.metrics.push_back({"bytes", 1e20, std::string()});
+  a.start_ns = 1000;
+  a.end_ns = 1250;
+  a.stream = 7;
+  KernelRecord b = kernel("k", "vadd", 0, 1, 2.5, 8);
+  b.mangled = "_Z4vaddPd";
+  b.end_ns = 99;  // an end without a start
+  KernelRecord c = kernel("k", "vadd", 1, 0, 3, 9);
+  c.stream = 3;
+  {
+    report::JournalWriter w(path, header());
+    w.append({run_log(0, 0, {"k"}), run_log(0, 1, {"k"}, {"k"})}, {a, b});
+    w.append({run_log(1, 0, {"k"})}, {c});
+    w.close("");
+  }
+  const report::JournalContents got = report::read_journal(path);
+  ASSERT_EQ(got.runs.size(), 3u);
+  EXPECT_EQ(got.runs[1].failed, std::vector<std::string>{"k"});
+  EXPECT_EQ(got.runs[2].run.config, 1u);
+  ASSERT_EQ(got.records.size(), 3u);
+  const KernelRecord& a2 = got.records[0];
+  EXPECT_EQ(a2.mangled, "_Z4vaddPf");
+  EXPECT_EQ(got.records[1].mangled, "_Z4vaddPd");
+  EXPECT_EQ(a2.device, 1);
+  EXPECT_EQ(a2.sequence, 7u);
+  ASSERT_EQ(a2.metrics.size(), 3u);
+  EXPECT_EQ(a2.metrics[0].value, 0.1);
+  EXPECT_EQ(a2.metrics[0].unit, std::optional<std::string>("ns"));
+  EXPECT_TRUE(std::isnan(a2.metrics[1].value));
+  EXPECT_EQ(a2.metrics[1].unit, std::nullopt);
+  EXPECT_EQ(a2.metrics[2].value, 1e20);
+  EXPECT_EQ(a2.metrics[2].unit, std::optional<std::string>(""));
+  EXPECT_EQ(a2.start_ns, std::optional<std::int64_t>(1000));
+  EXPECT_EQ(a2.end_ns, std::optional<std::int64_t>(1250));
+  EXPECT_EQ(a2.stream, std::optional<std::uint32_t>(7));
+  EXPECT_EQ(got.records[1].start_ns, std::nullopt);
+  EXPECT_EQ(got.records[1].end_ns, std::optional<std::int64_t>(99));
+  EXPECT_EQ(got.records[1].stream, std::nullopt);
+  EXPECT_EQ(got.records[2].stream, std::optional<std::uint32_t>(3));
+  EXPECT_EQ(got.records[2].start_ns, std::nullopt);
+  EXPECT_EQ(got.records[2].end_ns, std::nullopt);
+}
+
 TEST(JournalTest, NotAJournal) {
   const std::string dir = testing::scratch_dir("journal_not");
   std::ofstream(dir + "x.jsonl") << "{\"kind\": \"kscope.journal\"}\n";

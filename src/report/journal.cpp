@@ -149,7 +149,7 @@ void JournalWriter::stage(const std::vector<RunLog>& runs, const std::vector<Run
     staged_.has_telemetry = true;
     for (const auto& t : *telemetry) {
       if (!staged_.telemetry.empty()) staged_.telemetry += ',';
-      append_json(staged_.telemetry, t);
+      append_compact(staged_.telemetry, t);
     }
   }
   append_compact_phases(staged_.laps, staged_.spans, phases, names_);
@@ -328,7 +328,9 @@ void read_runs_line(const JsonField& line, const LineFormat& format, JournalCont
     check_config(k, records.back().run.config);
   }
   std::vector<RunTelemetry> telemetry;
-  if (const auto t = line.find("telemetry")) telemetry = telemetry_from_json(*t);
+  if (const auto t = line.find("telemetry")) {
+    telemetry = format.compact ? compact_telemetry_from_json(*t) : telemetry_from_json(*t);
+  }
   std::vector<PhaseSpan> phases = line_phases(line, format);
   for (auto& p : phases) c->phases.push_back(std::move(p));
   for (auto& r : runs) c->runs.push_back(std::move(r));

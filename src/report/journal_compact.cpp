@@ -63,6 +63,49 @@ std::vector<std::string> annotations_from(const JsonField& j, const JournalNameR
   return out;
 }
 
+void sample(std::string& out, const std::optional<TelemetrySample>& s) {
+  if (!s) {
+    out += "null";
+    return;
+  }
+  out += '[';
+  optional_number(out, s->sm_clock_mhz);
+  out += ',';
+  optional_number(out, s->memory_clock_mhz);
+  out += ',';
+  optional_number(out, s->temperature_c);
+  out += ',';
+  optional_number(out, s->headroom_c);
+  out += ',';
+  optional_number(out, s->power_w);
+  out += ',';
+  optional_number(out, s->clock_event_reasons);
+  out += ',';
+  optional_number(out, s->age_ms);
+  out += ']';
+}
+
+template <class T>
+std::optional<T> optional_from(const JsonField& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<T>();
+}
+
+std::optional<TelemetrySample> sample_from(const JsonField& j) {
+  if (j.is_null()) return std::nullopt;
+  const JsonField age = j.element(6);  // the reading has its seven elements from here on
+  const auto f = j.items();
+  TelemetrySample s;
+  s.sm_clock_mhz = optional_from<int>(f[0]);
+  s.memory_clock_mhz = optional_from<int>(f[1]);
+  s.temperature_c = optional_from<int>(f[2]);
+  s.headroom_c = optional_from<int>(f[3]);
+  s.power_w = optional_from<double>(f[4]);
+  s.clock_event_reasons = optional_from<std::uint64_t>(f[5]);
+  s.age_ms = optional_from<double>(age);
+  return s;
+}
+
 bool same_execution(const PhaseSpan& a, const PhaseSpan& b) {
   return a.config == b.config && a.run == b.run && a.warmup == b.warmup && a.pass == b.pass;
 }
@@ -131,6 +174,22 @@ void append_compact(std::string& out, const KernelRecord& k, JournalNameWriter& 
     out += ',';
     optional_number(out, k.stream);
   }
+  out += ']';
+}
+
+void append_compact(std::string& out, const RunTelemetry& t) {
+  out += '[';
+  number(out, t.config);
+  out += ',';
+  number(out, t.run);
+  out += ',';
+  number(out, t.device);
+  out += ',';
+  sample(out, t.before);
+  out += ',';
+  sample(out, t.after);
+  out += ',';
+  number(out, t.cooling_wait_s);
   out += ']';
 }
 
@@ -232,6 +291,21 @@ KernelRecord compact_record_from_json(const JsonField& j, const JournalNameReade
     if (at(9)) k.stream = items[9].get<std::uint32_t>();
   }
   return k;
+}
+
+std::vector<RunTelemetry> compact_telemetry_from_json(const JsonField& j) {
+  std::vector<RunTelemetry> out;
+  for (const auto& t : j.items()) {
+    RunTelemetry r;
+    r.config = t.element(0).get<std::size_t>();
+    r.run = t.element(1).get<std::size_t>();
+    r.device = t.element(2).get<int>();
+    r.before = sample_from(t.element(3));
+    r.after = sample_from(t.element(4));
+    r.cooling_wait_s = t.element(5).get<double>();
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 std::vector<PhaseSpan> compact_laps_from_json(const JsonField& j, const JournalNameReader& names) {

@@ -27,13 +27,22 @@ void number(std::string& out, double x) {
   out.append(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
 }
 
+void number(std::string& out, bool b) { out += b ? "true" : "false"; }
+
 template <class T>
-void optional_number(std::string& out, const std::optional<T>& v) {
+void number(std::string& out, const std::optional<T>& v) {
   if (v) {
     number(out, *v);
   } else {
     out += "null";
   }
+}
+
+// `values` as comma-separated array elements (numbers, true/false, null for an absent optional).
+template <class First, class... Rest>
+void numbers(std::string& out, const First& first, const Rest&... rest) {
+  number(out, first);
+  ((out += ',', number(out, rest)), ...);
 }
 
 void info_values(std::string& out, const std::vector<InfoValue>& values) {
@@ -69,19 +78,8 @@ void sample(std::string& out, const std::optional<TelemetrySample>& s) {
     return;
   }
   out += '[';
-  optional_number(out, s->sm_clock_mhz);
-  out += ',';
-  optional_number(out, s->memory_clock_mhz);
-  out += ',';
-  optional_number(out, s->temperature_c);
-  out += ',';
-  optional_number(out, s->headroom_c);
-  out += ',';
-  optional_number(out, s->power_w);
-  out += ',';
-  optional_number(out, s->clock_event_reasons);
-  out += ',';
-  optional_number(out, s->age_ms);
+  numbers(out, s->sm_clock_mhz, s->memory_clock_mhz, s->temperature_c, s->headroom_c, s->power_w,
+          s->clock_event_reasons, s->age_ms);
   out += ']';
 }
 
@@ -120,9 +118,7 @@ std::int64_t duration_from(const JsonField& j) {
 
 void append_compact(std::string& out, const RunLog& r, JournalNameWriter& names) {
   out += '[';
-  number(out, r.run.config);
-  out += ',';
-  number(out, r.run.run);
+  numbers(out, r.run.config, r.run.run);
   out += ',';
   annotations(out, r.entered, names);
   out += ',';
@@ -135,7 +131,7 @@ void append_compact(std::string& out, const RunLog& r, JournalNameWriter& names)
     out += ",[";
     for (std::size_t i = 0; i < r.annotation_info.size(); ++i) {
       out += i ? ",[" : "[";
-      number(out, names.annotation(r.annotation_info[i].annotation));
+      numbers(out, names.annotation(r.annotation_info[i].annotation));
       out += ',';
       info_values(out, r.annotation_info[i].values);
       out += ']';
@@ -147,43 +143,25 @@ void append_compact(std::string& out, const RunLog& r, JournalNameWriter& names)
 
 void append_compact(std::string& out, const KernelRecord& k, JournalNameWriter& names) {
   out += '[';
-  number(out, k.run.config);
-  out += ',';
-  number(out, k.run.run);
-  out += ',';
-  number(out, names.annotation(k.annotation));
-  out += ',';
-  number(out, names.kernel(k.kernel, k.mangled));
-  out += ',';
-  number(out, k.device);
-  out += ',';
-  number(out, k.sequence);
+  numbers(out, k.run.config, k.run.run, names.annotation(k.annotation),
+          names.kernel(k.kernel, k.mangled), k.device, k.sequence);
   out += ",[";
   for (std::size_t i = 0; i < k.metrics.size(); ++i) {
     if (i) out += ',';
-    number(out, names.metric(k.metrics[i].metric, k.metrics[i].unit));
-    out += ',';
-    number(out, k.metrics[i].value);
+    numbers(out, names.metric(k.metrics[i].metric, k.metrics[i].unit), k.metrics[i].value);
   }
   out += ']';
   if (k.start_ns || k.end_ns || k.stream) {
     out += ',';
-    optional_number(out, k.start_ns);
-    out += ',';
-    optional_number(out, k.start_ns && k.end_ns ? std::optional(*k.end_ns - *k.start_ns) : k.end_ns);
-    out += ',';
-    optional_number(out, k.stream);
+    numbers(out, k.start_ns,
+            k.start_ns && k.end_ns ? std::optional(*k.end_ns - *k.start_ns) : k.end_ns, k.stream);
   }
   out += ']';
 }
 
 void append_compact(std::string& out, const RunTelemetry& t) {
   out += '[';
-  number(out, t.config);
-  out += ',';
-  number(out, t.run);
-  out += ',';
-  number(out, t.device);
+  numbers(out, t.config, t.run, t.device);
   out += ',';
   sample(out, t.before);
   out += ',';
@@ -199,8 +177,8 @@ void append_compact_phases(std::string& laps, std::string& spans,
   const auto close_group = [&] {
     laps += ']';
     if (previous->warmup || previous->pass != 0) {
-      laps += previous->warmup ? ",true," : ",false,";
-      number(laps, previous->pass);
+      laps += ',';
+      numbers(laps, previous->warmup, previous->pass);
     }
     laps += ']';
   };
@@ -209,23 +187,12 @@ void append_compact_phases(std::string& laps, std::string& spans,
     if (!lap) {
       if (!spans.empty()) spans += ',';
       spans += '[';
-      number(spans, names.phase(p.phase));
-      spans += ',';
-      optional_number(spans, p.config);
-      spans += ',';
-      optional_number(spans, p.run);
-      spans += ',';
-      optional_number(spans, p.annotation.empty() ? std::nullopt
-                                                  : std::optional(names.annotation(p.annotation)));
-      spans += ',';
-      number(spans, p.start_ns);
-      spans += ',';
-      number(spans, p.end_ns - p.start_ns);
+      numbers(spans, names.phase(p.phase), p.config, p.run,
+              p.annotation.empty() ? std::nullopt : std::optional(names.annotation(p.annotation)),
+              p.start_ns, p.end_ns - p.start_ns);
       if (p.warmup || p.pass != 0 || p.part != 0) {
-        spans += p.warmup ? ",true," : ",false,";
-        number(spans, p.pass);
         spans += ',';
-        number(spans, p.part);
+        numbers(spans, p.warmup, p.pass, p.part);
       }
       spans += ']';
       continue;
@@ -235,18 +202,12 @@ void append_compact_phases(std::string& laps, std::string& spans,
       if (previous) close_group();
       if (!laps.empty()) laps += ',';
       laps += '[';
-      number(laps, *p.config);
-      laps += ',';
-      number(laps, *p.run);
-      laps += ',';
-      number(laps, p.start_ns);
+      numbers(laps, *p.config, *p.run, p.start_ns);
       laps += ",[";
     } else {
       laps += ',';
     }
-    number(laps, names.phase(p.phase));
-    laps += ',';
-    number(laps, p.end_ns - p.start_ns);
+    numbers(laps, names.phase(p.phase), p.end_ns - p.start_ns);
     previous = &p;
   }
   if (previous) close_group();

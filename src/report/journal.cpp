@@ -16,21 +16,28 @@
 #include "core/result_tables.hpp"
 #include "core/utf8.hpp"
 #include "kscope/errors.hpp"
+#include "report/journal_compact.hpp"
 #include "report/json_codec.hpp"
 #include "report/json_text.hpp"
 
 namespace kscope::report {
 namespace {
 
-// About what a kernel record takes in a "runs" line (a mangled name of a few dozen characters).
-constexpr std::size_t kRecordBytes = 320;
+// About what a kernel record takes in a "runs" line.
+constexpr std::size_t kRecordBytes = 80;
 
-// A line's "phase_laps" and "phases" members, from append_phases' two lists (each omitted when
+// A line's "laps" and "spans" members, from append_compact_phases' two lists (each omitted when
 // empty), as pieces of the line: views of `laps` and `spans`.
 void add_phase_keys(std::vector<std::string_view>& pieces, const std::string& laps,
                     const std::string& spans) {
-  if (!laps.empty()) pieces.insert(pieces.end(), {",\"phase_laps\":[", laps, "]"});
-  if (!spans.empty()) pieces.insert(pieces.end(), {",\"phases\":[", spans, "]"});
+  if (!laps.empty()) pieces.insert(pieces.end(), {",\"laps\":[", laps, "]"});
+  if (!spans.empty()) pieces.insert(pieces.end(), {",\"spans\":[", spans, "]"});
+}
+
+// A "names" line, when `names` is one, goes in front of the line that uses its names, in the
+// same write: a crash between them leaves the names, which load alone.
+void add_names_line(std::vector<std::string_view>& pieces, const std::string& names) {
+  if (!names.empty()) pieces.insert(pieces.end(), {names, "\n"});
 }
 
 }  // namespace
@@ -63,7 +70,9 @@ JournalWriter::JournalWriter(const std::string& path, const Results::Data& heade
   }
   // Written here, not on the journal's thread: a copy of the options would carry the caller's
   // callbacks there (Python callables take the GIL when a copy goes).
-  write_line(to_text(header_json(header, "kscope.journal")));
+  Json line = header_json(header, "kscope.journal");
+  line["schema_version"] = kJournalSchemaVersion;
+  write_line(to_text(line));
 }
 
 JournalWriter::~JournalWriter() {
@@ -134,16 +143,16 @@ void JournalWriter::stage(const std::vector<RunLog>& runs, const std::vector<Run
                           const std::vector<PhaseSpan>& phases) {
   for (const auto& r : runs) {
     if (!staged_.runs.empty()) staged_.runs += ',';
-    append_json(staged_.runs, r);
+    append_compact(staged_.runs, r, names_);
   }
   if (telemetry) {
     staged_.has_telemetry = true;
     for (const auto& t : *telemetry) {
       if (!staged_.telemetry.empty()) staged_.telemetry += ',';
-      append_json(staged_.telemetry, t);
+      append_compact(staged_.telemetry, t);
     }
   }
-  append_phases(staged_.laps, staged_.phases, phases);
+  append_compact_phases(staged_.laps, staged_.spans, phases, names_);
 }
 
 void JournalWriter::append(const std::vector<RunLog>& runs,
@@ -181,12 +190,16 @@ void JournalWriter::write_runs_line(const KernelRecord* records, std::size_t cou
   records_text.reserve(kRecordBytes * count);
   for (std::size_t i = 0; i < count; ++i) {
     if (i) records_text += ',';
-    append_json(records_text, records[i]);
+    append_compact(records_text, records[i], names_);
   }
-  std::vector<std::string_view> pieces{"{\"kind\":\"runs\",\"runs\":[", staged_.runs,
-                                       "],\"records\":[", records_text, "]"};
+  const std::string names = names_.take_line();
+  std::vector<std::string_view> pieces;
+  pieces.reserve(16);
+  add_names_line(pieces, names);
+  pieces.insert(pieces.end(), {"{\"kind\":\"runs\",\"runs\":[", staged_.runs, "],\"records\":[",
+                               records_text, "]"});
   if (staged_.has_telemetry) pieces.insert(pieces.end(), {",\"telemetry\":[", staged_.telemetry, "]"});
-  add_phase_keys(pieces, staged_.laps, staged_.phases);
+  add_phase_keys(pieces, staged_.laps, staged_.spans);
   pieces.emplace_back("}");
   write_pieces(pieces);
   staged_ = {};
@@ -236,8 +249,11 @@ void JournalWriter::close(const std::string& error) {
     std::string line = "{\"kind\":\"end\",\"error\":";
     append_json_string(line, error);
     std::string laps, spans;
-    append_phases(laps, spans, phases);
-    std::vector<std::string_view> pieces{line};
+    append_compact_phases(laps, spans, phases, names_);
+    const std::string names = names_.take_line();
+    std::vector<std::string_view> pieces;
+    add_names_line(pieces, names);
+    pieces.emplace_back(line);
     add_phase_keys(pieces, laps, spans);
     pieces.emplace_back("}");
     write_pieces(pieces);
@@ -258,12 +274,31 @@ void JournalWriter::settle() noexcept {
 
 namespace {
 
-// A "runs" or "end" line's host phases: its "phase_laps" and its "phases", ordered by start.
-std::vector<PhaseSpan> line_phases(const JsonField& line) {
+// What the "kind" of a line after the header may be, in schema 1.0 and in 2.0.
+constexpr const char* kKinds = "\"runs\", \"metadata\", \"findings\", \"failed\", \"stop\" or \"end\"";
+constexpr const char* kCompactKinds =
+    "\"names\", \"runs\", \"metadata\", \"findings\", \"failed\", \"stop\" or \"end\"";
+
+// How a journal's lines are read: schema 1.0's objects, or 2.0's arrays with its name tables.
+struct LineFormat {
+  bool compact = false;
+  JournalNameReader names;
+};
+
+// A "runs" or "end" line's host phases, ordered by start: schema 1.0's "phase_laps" and
+// "phases", 2.0's "laps" and "spans".
+std::vector<PhaseSpan> line_phases(const JsonField& line, const LineFormat& format) {
   std::vector<PhaseSpan> out;
-  if (const auto laps = line.find("phase_laps")) out = phase_laps_from_json(*laps);
-  if (const auto p = line.find("phases")) {
-    for (auto& span : phases_from_json(*p)) out.push_back(std::move(span));
+  if (format.compact) {
+    if (const auto laps = line.find("laps")) out = compact_laps_from_json(*laps, format.names);
+    if (const auto p = line.find("spans")) {
+      for (auto& span : compact_spans_from_json(*p, format.names)) out.push_back(std::move(span));
+    }
+  } else {
+    if (const auto laps = line.find("phase_laps")) out = phase_laps_from_json(*laps);
+    if (const auto p = line.find("phases")) {
+      for (auto& span : phases_from_json(*p)) out.push_back(std::move(span));
+    }
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const PhaseSpan& a, const PhaseSpan& b) { return a.start_ns < b.start_ns; });
@@ -271,21 +306,32 @@ std::vector<PhaseSpan> line_phases(const JsonField& line) {
 }
 
 // Reads one "runs" line into `c`; a line that does not follow the schema changes nothing.
-void read_runs_line(const JsonField& line, JournalContents* c) {
+void read_runs_line(const JsonField& line, const LineFormat& format, JournalContents* c) {
   const std::size_t configs = c->data.configs.size();
+  // Schema 2.0's runs and records are arrays: element 0 is their config.
+  const auto check_config = [&](const JsonField& row, std::size_t config) {
+    if (format.compact && config >= configs) {
+      row.element(0).fail("a config index below " + std::to_string(configs) +
+                          " (the number of configs in the header)");
+    }
+    if (!format.compact) check_config_index(row, config, configs);
+  };
   std::vector<RunLog> runs;
   for (const auto& r : line.at("runs").items()) {
-    runs.push_back(run_log_from_json(r));
-    check_config_index(r, runs.back().run.config, configs);
+    runs.push_back(format.compact ? compact_run_from_json(r, format.names) : run_log_from_json(r));
+    check_config(r, runs.back().run.config);
   }
   std::vector<KernelRecord> records;
   for (const auto& k : line.at("records").items()) {
-    records.push_back(kernel_record_from_json(k));
-    check_config_index(k, records.back().run.config, configs);
+    records.push_back(format.compact ? compact_record_from_json(k, format.names)
+                                     : kernel_record_from_json(k));
+    check_config(k, records.back().run.config);
   }
   std::vector<RunTelemetry> telemetry;
-  if (const auto t = line.find("telemetry")) telemetry = telemetry_from_json(*t);
-  std::vector<PhaseSpan> phases = line_phases(line);
+  if (const auto t = line.find("telemetry")) {
+    telemetry = format.compact ? compact_telemetry_from_json(*t) : telemetry_from_json(*t);
+  }
+  std::vector<PhaseSpan> phases = line_phases(line, format);
   for (auto& p : phases) c->phases.push_back(std::move(p));
   for (auto& r : runs) c->runs.push_back(std::move(r));
   for (auto& k : records) c->records.push_back(std::move(k));
@@ -321,6 +367,7 @@ JournalContents read_journal(const std::string& path) {
 
   JournalContents c;
   Results::Data& d = c.data;
+  LineFormat format;
   std::vector<std::string> skipped;
   bool ended_ok = false;
   for (std::size_t line_no = 1; line_no <= last; ++line_no) {
@@ -356,7 +403,7 @@ JournalContents read_journal(const std::string& path) {
                                 (j.is_object() ? describe(j.value("kind", Json())) : describe(j)) +
                                 ")");
         }
-        header_from_json(field, &d);
+        format.compact = header_from_json(field, &d, kJournalSchemaVersion) == 2;
         if (const auto options = field.find("options")) {
           c.combined = options->value("combine_kernel_metrics", false);
         } else {
@@ -370,7 +417,9 @@ JournalContents read_journal(const std::string& path) {
       }
       const std::string kind = field.at("kind").get<std::string>();
       if (kind == "runs") {
-        read_runs_line(field, &c);
+        read_runs_line(field, format, &c);
+      } else if (kind == "names" && format.compact) {
+        format.names.read_line(field);
       } else if (kind == "findings") {
         for (auto& f : findings_from_json(field.at("findings"))) d.findings.push_back(std::move(f));
       } else if (kind == "metadata") {
@@ -383,11 +432,11 @@ JournalContents read_journal(const std::string& path) {
         d.stops.push_back(config_stop_from_json(field));
         check_config_index(field, d.stops.back().config, d.configs.size());
       } else if (kind == "end") {
-        std::vector<PhaseSpan> phases = line_phases(field);
+        std::vector<PhaseSpan> phases = line_phases(field, format);
         for (auto& p : phases) c.phases.push_back(std::move(p));
         ended_ok = field.value("error", std::string()).empty();
       } else {
-        field.at("kind").fail("\"runs\", \"metadata\", \"findings\", \"failed\", \"stop\" or \"end\"");
+        field.at("kind").fail(format.compact ? kCompactKinds : kKinds);
       }
     } catch (const FileFormatError& e) {
       if (line_no == 1) throw FileFormatError(where + " " + e.what());

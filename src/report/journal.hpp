@@ -1,6 +1,7 @@
 #pragma once
 // The journal: a JSON Lines file written while a session runs. Line 1 is the header (options,
-// metadata, configs); then one line per batch of finished runs with their kernel records (and,
+// metadata, configs); then one line per batch of finished runs with their kernel records, each
+// after a "names" line with the names it uses first (journal_names, journal_compact) (and,
 // for the sanitizer tool, a "findings" line); a final "end" line records success or the error. Lines
 // are encoded and written on a thread of the journal's own, in call order, each flushed to the
 // kernel as it is written, so a crash keeps what was measured while the sweep's thread only hands
@@ -18,8 +19,13 @@
 #include "core/run_sink.hpp"
 #include "core/serial_worker.hpp"
 #include "kscope/results.hpp"
+#include "report/journal_names.hpp"
 
 namespace kscope::report {
+
+/// The schema of the journals this kscope writes: 2.0, the compact lines (names written once,
+/// runs, records and phases as arrays). It reads 1.0's too.
+inline constexpr const char* kJournalSchemaVersion = "2.0";
 
 class JournalWriter : public RunSink {
  public:
@@ -96,9 +102,10 @@ class JournalWriter : public RunSink {
   std::function<std::vector<RunTelemetry>()> telemetry_source_;
   std::vector<PhaseSpan> phases_;  // handed over with the next add_runs, runs line or end line
   struct Staged {  // the next "runs" line so far, as JSON text (the thread's)
-    std::string runs, telemetry, laps, phases;
+    std::string runs, telemetry, laps, spans;
     bool has_telemetry = false;
   } staged_;
+  JournalNameWriter names_;  // the thread's: the names written so far, and those to write
   std::unique_ptr<SerialWorker> worker_;
 };
 

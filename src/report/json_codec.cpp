@@ -417,19 +417,22 @@ bool names_a_checking_tool(const Results::Data& d) {
 
 Json to_json(const RunLog& r) { return text_to_json(r); }
 
+void check_entered_once(const JsonField& at, const std::vector<std::string>& entered) {
+  for (std::size_t i = 0; i < entered.size(); ++i) {
+    if (std::find(entered.begin(), entered.begin() + i, entered[i]) != entered.begin() + i) {
+      throw FileFormatError("at " + at.path() + ": annotation \"" + entered[i] +
+                            "\" is listed twice (a run enters each annotation at most once)");
+    }
+  }
+}
+
 RunLog run_log_from_json(const JsonField& j) {
   RunLog r;
   r.run.config = j.at("config").get<std::size_t>();
   r.run.run = j.at("run").get<std::size_t>();
   const JsonField entered = j.at("entered");
   r.entered = entered.get<std::vector<std::string>>();
-  for (std::size_t i = 0; i < r.entered.size(); ++i) {
-    if (std::find(r.entered.begin(), r.entered.begin() + i, r.entered[i]) !=
-        r.entered.begin() + i) {
-      throw FileFormatError("at " + entered.path() + ": annotation \"" + r.entered[i] +
-                            "\" is listed twice (a run enters each annotation at most once)");
-    }
-  }
+  check_entered_once(entered, r.entered);
   r.failed = j.at("failed").get<std::vector<std::string>>();
   if (const auto info = j.find("info")) {
     for (const auto& v : info->items()) r.info.push_back(info_value_from_json(v));
@@ -731,11 +734,14 @@ Json header_json_before_configs(const Results::Data& d, const char* kind, const 
   return j;
 }
 
-void header_from_json(const JsonField& j, Results::Data* d) {
+int header_from_json(const JsonField& j, Results::Data* d, const char* newest) {
   const JsonField version_field = j.at("schema_version");
   const std::string version = version_field.get<std::string>();
-  if (version.substr(0, version.find('.')) != std::string(kSchemaVersion).substr(0, 1)) {
-    version_field.fail(std::string("a schema_version this kscope reads (") + kSchemaVersion + ")");
+  const std::string major = version.substr(0, version.find('.'));
+  const int newest_major = newest[0] - '0';
+  if (major.size() != 1 || major[0] < '1' || major[0] - '0' > newest_major) {
+    version_field.fail(std::string("a schema_version this kscope reads (") +
+                       (newest_major > 1 ? "1.0 to " : "") + newest + ")");
   }
   d->name = j.at("name").get<std::string>();
   d->id = j.value("id", 0);
@@ -743,6 +749,7 @@ void header_from_json(const JsonField& j, Results::Data* d) {
   if (const auto metadata = j.find("metadata")) d->metadata = metadata_from_json(*metadata);
   d->parameters = j.value("parameters", std::vector<std::string>{});
   d->configs = configs_from_json(j.at("configs"), d->parameters);
+  return major[0] - '0';
 }
 
 Json to_json(const ConfigStop& s) {

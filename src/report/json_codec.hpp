@@ -43,6 +43,8 @@ void options_from_json(const JsonField& j, Options* o);
 [[nodiscard]] std::vector<InfoColumn> info_columns_from_json(const JsonField& j);
 [[nodiscard]] Json to_json(const RunLog& r);
 [[nodiscard]] RunLog run_log_from_json(const JsonField& j);
+/// Throws FileFormatError at `at` when a run's `entered` names an annotation twice.
+void check_entered_once(const JsonField& at, const std::vector<std::string>& entered);
 [[nodiscard]] Json to_json(const KernelRecord& k);
 [[nodiscard]] KernelRecord kernel_record_from_json(const JsonField& j);
 /// The session's timeline (docs/output-schema.md): phase spans, kernel spans, and the
@@ -96,6 +98,8 @@ void check_config_index(const JsonField& row, std::size_t config, std::size_t co
 /// The header up to its configs, which a streamed result writes one by one.
 [[nodiscard]] Json header_json_before_configs(const Results::Data& d, const char* kind,
                                               const Json& after_id);
-void header_from_json(const JsonField& j, Results::Data* d);
+/// Reads the header into `d`; returns its schema_version's major number, which must be from 1 to
+/// `newest`'s (a FileFormatError otherwise).
+int header_from_json(const JsonField& j, Results::Data* d, const char* newest = kSchemaVersion);
 
 }  // namespace kscope::report

@@ -64,20 +64,6 @@ void value(std::string& out, const TelemetrySample& s) {
   out += '}';
 }
 
-bool same_execution(const PhaseSpan& a, const PhaseSpan& b) {
-  return a.config == b.config && a.run == b.run && a.warmup == b.warmup && a.pass == b.pass;
-}
-
-// A "phase_laps" element up to its laps: the execution's identity and where its first lap starts.
-void lap_group_header(std::string& out, const PhaseSpan& first) {
-  field(out, "config", *first.config, true);
-  field(out, "run", *first.run);
-  if (first.warmup) field(out, "warmup", true);
-  if (first.pass != 0) field(out, "pass", first.pass);
-  field(out, "start_ns", first.start_ns);
-  out += ",\"laps\":[";
-}
-
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -206,33 +192,6 @@ void append_json(std::string& out, const PhaseSpan& p) {
   field(out, "end_ns", p.end_ns);
   if (p.part != 0) field(out, "part", p.part);
   out += '}';
-}
-
-void append_phases(std::string& laps, std::string& spans, const std::vector<PhaseSpan>& phases) {
-  const PhaseSpan* previous = nullptr;  // the last lap of the group being written
-  for (const auto& p : phases) {
-    const bool lap = p.annotation.empty() && p.config && p.run;
-    if (!lap) {
-      if (!spans.empty()) spans += ',';
-      append_json(spans, p);
-      continue;
-    }
-    const bool continues = previous && same_execution(*previous, p) && previous->end_ns == p.start_ns;
-    if (!continues) {
-      if (previous) laps += "]}";
-      if (!laps.empty()) laps += ',';
-      lap_group_header(laps, p);
-    } else {
-      laps += ',';
-    }
-    laps += '[';
-    append_json_string(laps, p.phase);
-    laps += ',';
-    value(laps, p.end_ns - p.start_ns);
-    laps += ']';
-    previous = &p;
-  }
-  if (previous) laps += "]}";
 }
 
 void append_json(std::string& out, const Value& v) {

@@ -38,13 +38,6 @@ void append_info(std::string& out, const std::vector<InfoValue>& values,
 void append_config(std::string& out, const Config& c, std::size_t index,
                    const std::string* values = nullptr);
 
-/// A journal line's host phases, compactly: every run of contiguous laps of one execution
-/// (environment before, tool before, benchmark, ... each starting where the previous ended) goes
-/// to `laps` as one "phase_laps" element {"config", "run", ["warmup"], ["pass"], "start_ns",
-/// "laps": [[phase, duration_ns], ...]}; every other span (region entries, journal writes) goes
-/// to `spans` as a "phases" element. Both get comma-separated elements, no brackets.
-void append_phases(std::string& laps, std::string& spans, const std::vector<PhaseSpan>& phases);
-
 /// The items of `items` as a JSON array.
 template <class Items>
 std::string json_array_text(const Items& items) {

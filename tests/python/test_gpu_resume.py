@@ -58,7 +58,8 @@ def complete_configs(journal: Path) -> set[int]:
         except ValueError:
             continue
         for run in entry.get("runs", []) if entry.get("kind") == "runs" else []:
-            runs[run["config"]] = runs.get(run["config"], 0) + 1
+            config = run[0]  # schema 2.0: [config, run, entered, failed]
+            runs[config] = runs.get(config, 0) + 1
     return {c for c, n in runs.items() if n == 2}
 
 

@@ -68,11 +68,36 @@ std::vector<std::string> lines_of(const std::string& path) {
   return lines;
 }
 
+// Writes the first `count` of `lines` to `path`, which it returns: a journal cut after a line.
+std::string first_lines(const std::vector<std::string>& lines, std::size_t count,
+                        const std::string& path) {
+  std::ofstream out(path);
+  for (std::size_t i = 0; i < count; ++i) out << lines[i] << '\n';
+  return path;
+}
+
 // Options journaling every config as it ends (on_config_error "skip"): a journal of many lines.
 Options line_per_config(const std::string& dir) {
   Options o = sweep_options(dir);
   o.on_config_error = "skip";
   return o;
+}
+
+// This kscope's journal (schema 2.0: a "names" line before the first line using them, runs and
+// records as arrays of indices), cut after any of its lines, resumes to the whole sweep.
+TEST(ResumeTest, ACompactJournalResumesRightWhereverItIsCut) {
+  const Options first = line_per_config("resume_compact");
+  const Results whole = run_sweep(first);
+  const std::vector<std::string> lines = lines_of(testing::journal_in(first.output_prefix));
+  ASSERT_GE(lines.size(), 5u);  // the header, names, lines of runs, the end
+  EXPECT_NE(lines[0].find("\"schema_version\":\"2.0\""), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind("{\"kind\":\"names\",", 0), 0u) << lines[1];
+  for (std::size_t cut = 1; cut < lines.size(); ++cut) {
+    SCOPED_TRACE("the journal cut after line " + std::to_string(cut));
+    Options o = line_per_config("resume_compact_" + std::to_string(cut));
+    o.resume = first_lines(lines, cut, o.output_prefix + "cut.jsonl");
+    testing::expect_same_tables(run_sweep(o), whole);
+  }
 }
 
 // A collector that decodes in batches (the range profiler's) hands over a flush's records at a
@@ -87,11 +112,7 @@ TEST(ResumeTest, AJournalOfRecordsDecodedLaterResumesRightWhereverItIsCut) {
   for (std::size_t cut = 1; cut < lines.size(); ++cut) {
     SCOPED_TRACE("the journal cut after line " + std::to_string(cut));
     Options o = line_per_config("resume_late_" + std::to_string(cut));
-    o.resume = o.output_prefix + "cut.jsonl";
-    {
-      std::ofstream out(o.resume);
-      for (std::size_t i = 0; i < cut; ++i) out << lines[i] << '\n';
-    }
+    o.resume = first_lines(lines, cut, o.output_prefix + "cut.jsonl");
     const ResumePlan plan = plan_resume("sweep", sweep_configs(), o, Logger(o));
     std::multiset<std::pair<std::size_t, std::size_t>> kernels;
     for (const auto& k : plan.carried.records) kernels.insert({k.run.config, k.run.run});

@@ -196,8 +196,20 @@ std::string warnings_of(const Results& r) {
   return out;
 }
 
-// A complete journal of 3 lines after the header: config 0 (2 runs), config 1 (1 run), end.
-std::vector<std::string> journal_lines(const std::string& dir) {
+std::vector<std::string> lines_of(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A complete journal of schema 1.0 (as kscope wrote them before the compact journal) of 3 lines
+// after the header: config 0 (2 runs), config 1 (1 run), end.
+std::vector<std::string> journal_lines() { return lines_of(testing::fixture("journal/v1_sample.jsonl")); }
+
+// The same journal as this kscope writes it (schema 2.0): the header, a "names" line, the two
+// runs lines, end.
+std::vector<std::string> compact_journal_lines(const std::string& dir) {
   const std::string path = dir + "valid.jsonl";
   {
     report::JournalWriter w(path, testing::journal_header());
@@ -206,10 +218,7 @@ std::vector<std::string> journal_lines(const std::string& dir) {
     w.append({run_log(1, 0, {"k"})}, {kernel("k", "vadd", 1, 0, 200, 3)});
     w.close("");
   }
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
+  return lines_of(path);
 }
 
 std::string write_lines(const std::string& path, const std::vector<std::string>& lines) {
@@ -230,7 +239,7 @@ class BadJournalHeader : public ::testing::TestWithParam<JournalCase> {};
 TEST_P(BadJournalHeader, IsOneFileFormatErrorNamingLineOne) {
   const JournalCase& c = GetParam();
   const std::string dir = testing::scratch_dir(std::string("bad_journal_") + c.name);
-  auto lines = journal_lines(dir);
+  auto lines = journal_lines();
   lines[c.line] = patched(Json::parse(lines[c.line]), c.patch).dump();
   const std::string path = write_lines(dir + "j.jsonl", lines);
   const std::string text = error_text<FileFormatError>([&] { (void)Results::load(path); });
@@ -247,7 +256,10 @@ INSTANTIATE_TEST_SUITE_P(
         JournalCase{"options_array", 0, {"/options", "[]"}, "at /options: expected an object"},
         JournalCase{"runs_float", 0, {"/options/runs", "2.5"},
                     "at /options/runs: expected an integer from -2147483648 to 2147483647, found 2.5"},
-        JournalCase{"name_null", 0, {"/name", "null"}, "at /name: expected a string, found null"}),
+        JournalCase{"name_null", 0, {"/name", "null"}, "at /name: expected a string, found null"},
+        JournalCase{"schema_3", 0, {"/schema_version", "\"3.0\""},
+                    "at /schema_version: expected a schema_version this kscope reads (1.0 to 2.0), "
+                    "found \"3.0\""}),
     [](const auto& test) { return std::string(test.param.name); });
 
 class BadJournalLine : public ::testing::TestWithParam<JournalCase> {};
@@ -257,7 +269,7 @@ class BadJournalLine : public ::testing::TestWithParam<JournalCase> {};
 TEST_P(BadJournalLine, IsSkippedWithAWarningAndTheRestLoads) {
   const JournalCase& c = GetParam();
   const std::string dir = testing::scratch_dir(std::string("bad_journal_line_") + c.name);
-  auto lines = journal_lines(dir);
+  auto lines = journal_lines();
   lines[c.line] = patched(Json::parse(lines[c.line]), c.patch).dump();
   const std::string path = write_lines(dir + "j.jsonl", lines);
   const Results r = Results::load(path);
@@ -296,6 +308,76 @@ INSTANTIATE_TEST_SUITE_P(
                     "annotation at most once)"}),
     [](const auto& test) { return std::string(test.param.name); });
 
+class BadCompactJournalLine : public ::testing::TestWithParam<JournalCase> {};
+
+// Schema 2.0's runs lines are checked as 1.0's are: a malformed one is skipped with a warning
+// naming the element, and the next line still loads.
+TEST_P(BadCompactJournalLine, IsSkippedWithAWarningAndTheRestLoads) {
+  const JournalCase& c = GetParam();
+  const std::string dir = testing::scratch_dir(std::string("bad_compact_line_") + c.name);
+  auto lines = compact_journal_lines(dir);
+  ASSERT_EQ(lines.size(), 5u);
+  lines[c.line] = patched(Json::parse(lines[c.line]), c.patch).dump();
+  const std::string path = write_lines(dir + "j.jsonl", lines);
+  const Results r = Results::load(path);
+  const std::string warning = warnings_of(r);
+  ASSERT_EQ(r.load_warnings().size(), 1u) << warning;
+  EXPECT_EQ(warning, "journal '" + path + "': line 3 " + std::string(c.expected) +
+                         " (the line was skipped; the result lacks what it held)\n");
+  EXPECT_FALSE(r.complete());
+  ASSERT_EQ(r.processed().size(), 1u);  // config 1, from line 4
+  EXPECT_EQ(r.processed()[0].config, 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Matrix, BadCompactJournalLine,
+    ::testing::Values(
+        JournalCase{"run_config_7", 2, {"/runs/0/0", "7"},
+                    "at /runs/0/0: expected a config index below 2 (the number of configs in the "
+                    "header), found 7"},
+        JournalCase{"record_config_7", 2, {"/records/1/0", "7"},
+                    "at /records/1/0: expected a config index below 2 (the number of configs in "
+                    "the header), found 7"},
+        JournalCase{"unnamed_kernel", 2, {"/records/0/3", "4"},
+                    "at /records/0/3: expected an index below 1 (the kernels named on earlier "
+                    "\"names\" lines), found 4"},
+        JournalCase{"unnamed_annotation", 2, {"/runs/1/2", "[1]"},
+                    "at /runs/1/2/0: expected an index below 1 (the annotations named on earlier "
+                    "\"names\" lines), found 1"},
+        JournalCase{"metric_without_value", 2, {"/records/0/6", "[0]"},
+                    "at /records/0/6: expected an array of metric and value pairs, found an array of 1 "
+                    "element"},
+        JournalCase{"metric_value_text", 2, {"/records/0/6/1", "\"x\""},
+                    "at /records/0/6/1: expected a number or null, found \"x\""},
+        JournalCase{"record_short", 2, {"/records/0", "[0, 0, 0]"},
+                    "at /records/0: expected an array of at least 4 elements, found an array of 3 "
+                    "elements"},
+        JournalCase{"entered_twice", 2, {"/runs/0/2", "[0, 0]"},
+                    "at /runs/0/2: annotation \"k\" is listed twice (a run enters each "
+                    "annotation at most once)"},
+        JournalCase{"kind_unknown", 2, {"/kind", "\"batch\""},
+                    "at /kind: expected \"names\", \"runs\", \"metadata\", \"findings\", "
+                    "\"failed\", \"stop\" or \"end\", found \"batch\""}),
+    [](const auto& test) { return std::string(test.param.name); });
+
+// A "names" line whose index does not follow on from its table is skipped, so that no name
+// lands at another index; the lines that use its names are skipped too, and say why.
+TEST(BadCompactJournalLine, NamesOutOfOrderAreNotShifted) {
+  const std::string dir = testing::scratch_dir("bad_compact_names");
+  auto lines = compact_journal_lines(dir);
+  lines[1] = patched(Json::parse(lines[1]), {"/kernels/0/0", "1"}).dump();
+  const Results r = Results::load(write_lines(dir + "j.jsonl", lines));
+  const std::string warning = warnings_of(r);
+  ASSERT_EQ(r.load_warnings().size(), 3u) << warning;
+  EXPECT_TRUE(contains(warning, "line 2 at /kernels/0/0: expected index 0, the next of the kernels "
+                                "table, found 1"))
+      << warning;
+  EXPECT_TRUE(contains(warning, "line 3 at /runs/0/2/0: expected an index below 0 (the "
+                                "annotations named on earlier \"names\" lines), found 0"))
+      << warning;
+  EXPECT_TRUE(r.processed().empty());
+}
+
 // A "failed" or "metadata" line that does not follow the schema is skipped like any other line.
 TEST(BadJournalLine, FailedAndMetadataLines) {
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -308,7 +390,7 @@ TEST(BadJournalLine, FailedAndMetadataLines) {
   };
   for (const auto& [line, expected] : cases) {
     const std::string dir = testing::scratch_dir("bad_failed_line");
-    auto lines = journal_lines(dir);
+    auto lines = journal_lines();
     lines.insert(lines.begin() + 3, line);
     const Results r = Results::load(write_lines(dir + "j.jsonl", lines));
     EXPECT_TRUE(contains(warnings_of(r), expected)) << warnings_of(r);
@@ -321,7 +403,7 @@ TEST(BadJournalLine, FailedAndMetadataLines) {
 // with a warning naming the member's path, and the next line still loads.
 TEST(BadJournalLine, EveryRequiredMemberOfRunsAndRecords) {
   const std::string dir = testing::scratch_dir("bad_journal_members");
-  const auto valid = journal_lines(dir);
+  const auto valid = journal_lines();
   std::vector<std::pair<std::string, std::string>> members;  // parent, key
   for (const char* key : {"config", "run", "entered", "failed"}) members.emplace_back("/runs/0", key);
   for (const char* key : {"annotation", "kernel", "config", "run", "metrics"}) {
@@ -350,7 +432,7 @@ TEST(BadJournalLine, EveryRequiredMemberOfRunsAndRecords) {
 
 TEST(BadJournalLine, LineThatIsNoJsonMidJournal) {
   const std::string dir = testing::scratch_dir("bad_journal_text");
-  auto lines = journal_lines(dir);
+  auto lines = journal_lines();
   lines[1] = "{\"kind\": \"runs\", \"ru";
   const std::string path = write_lines(dir + "j.jsonl", lines);
   const Results r = Results::load(path);
@@ -365,7 +447,7 @@ TEST(BadJournalLine, LineThatIsNoJsonMidJournal) {
 // printing nothing, and the lines before it load.
 TEST(BadJournalLine, CutLastLineIsSkippedWithAWarning) {
   const std::string dir = testing::scratch_dir("bad_journal_cut");
-  auto lines = journal_lines(dir);
+  auto lines = journal_lines();
   lines.back() = lines.back().substr(0, 5);
   const std::string path = write_lines(dir + "j.jsonl", lines);
   ::testing::internal::CaptureStdout();
@@ -380,7 +462,7 @@ TEST(BadJournalLine, CutLastLineIsSkippedWithAWarning) {
 
 TEST(BadJournalLine, FirstLineThatIsNoJson) {
   const std::string dir = testing::scratch_dir("bad_journal_first");
-  auto lines = journal_lines(dir);
+  auto lines = journal_lines();
   lines[0] = lines[0].substr(0, lines[0].size() - 3);  // still names kscope.journal
   const std::string path = write_lines(dir + "j.jsonl", lines);
   const std::string text = error_text<FileFormatError>([&] { (void)Results::load(path); });
@@ -393,7 +475,7 @@ TEST(BadJournalLine, FirstLineThatIsNoJson) {
 TEST(BadJournalLine, LineThatIsNoUtf8IsNamedWhereverItIs) {
   const std::string dir = testing::scratch_dir("bad_journal_utf8");
   for (const std::size_t line : {std::size_t{1}, std::size_t{2}}) {
-    auto lines = journal_lines(dir);
+    auto lines = journal_lines();
     if (line == 2) lines.pop_back();  // no "end" line: line 3 is the last
     const auto at = lines[line].find("\"k\"");
     lines[line].replace(at, 3, "\"k\xff\"");
@@ -411,7 +493,7 @@ TEST(BadJournalLine, LineThatIsNoUtf8IsNamedWhereverItIs) {
 // A header without options loaded silently with kscope's defaults in their place (issue 38).
 TEST(BadJournalLine, AHeaderWithoutOptionsIsWarnedAbout) {
   const std::string dir = testing::scratch_dir("bad_journal_no_options");
-  auto lines = journal_lines(dir);
+  auto lines = journal_lines();
   lines[0] = patched(Json::parse(lines[0]), {"/options", ""}).dump();
   const std::string path = write_lines(dir + "j.jsonl", lines);
   const Results r = Results::load(path);

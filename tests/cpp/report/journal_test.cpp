@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -53,7 +54,7 @@ TEST(JournalTest, UnfinishedJournalLoadsWhatWasMeasured) {
   EXPECT_EQ(r.processed().size(), 2u);
   ASSERT_EQ(r.load_warnings().size(), 1u);
   EXPECT_EQ(r.load_warnings()[0],
-            "journal '" + path + "': line 4 is cut short (the process ended while writing it) "
+            "journal '" + path + "': line 5 is cut short (the process ended while writing it) "
             "(the line was skipped; the result lacks what it held)");
 }
 
@@ -179,9 +180,9 @@ TEST(JournalTest, LoadTimeGrowsLinearlyWithRuns) {
   EXPECT_LT(t_large / t_small, 16) << t_small << " s for 4k runs, " << t_large << " s for 32k";
 }
 
-// Host phases go to the journal as "phase_laps" (one entry per execution's contiguous laps) and
-// "phases" (region entries, journal writes, laps that do not follow on): read back, they are the
-// same spans, in start order.
+// Host phases go to the journal as "laps" (one entry per execution's contiguous laps, each phase
+// named by its index in the "names" line before) and "spans" (region entries, journal writes,
+// laps that do not follow on): read back, they are the same spans, in start order.
 TEST(JournalTest, PhaseLapsReadBackAsTheSameSpans) {
   const std::string dir = testing::scratch_dir("journal_laps");
   const std::string path = dir + "journal-j-0.jsonl";
@@ -205,12 +206,18 @@ TEST(JournalTest, PhaseLapsReadBackAsTheSameSpans) {
     w.finish();
   }
   std::ifstream in(path);
-  std::string header_line, runs_line;
+  std::string header_line, names_line, runs_line;
   std::getline(in, header_line);
+  std::getline(in, names_line);
   std::getline(in, runs_line);
-  EXPECT_NE(runs_line.find("\"phase_laps\":[{\"config\":0,\"run\":0,\"start_ns\":100,\"laps\":"
-                           "[[\"environment before\",10],[\"tool before\",5],[\"benchmark\",85],"
-                           "[\"synchronize\",60]]}"),
+  EXPECT_NE(names_line.find("\"phases\":[[0,\"environment before\"],[1,\"tool before\"],"
+                            "[2,\"region entry\"],[3,\"benchmark\"],[4,\"synchronize\"],"
+                            "[5,\"journal\"]]"),
+            std::string::npos)
+      << names_line;
+  EXPECT_NE(runs_line.find("\"laps\":[[0,0,100,[0,10,1,5,3,85,4,60]],[0,1,300,[0,5,3,95],true,0],"
+                           "[0,1,450,[3,50],false,2]],\"spans\":[[2,0,0,0,120,10],"
+                           "[5,null,null,null,500,20]]"),
             std::string::npos)
       << runs_line;
   const auto back = report::read_journal(path).phases;
@@ -239,24 +246,22 @@ TEST(JournalTest, EveryAppendReachesTheFileWithoutClose) {
   report::JournalWriter w(path, header());
   w.add_runs({run_log(0, 0, {"k"})});
   w.append({run_log(0, 1, {"k"})}, {kernel("k", "vadd", 0, 0, 100, 1)});
-  int lines = 0;
-  std::string last;
+  std::vector<std::string> lines;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  while (lines < 2 && std::chrono::steady_clock::now() < deadline) {
+  while (lines.size() < 3 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::ifstream in(path);
-    std::string line;
-    lines = 0;
-    while (std::getline(in, line)) {
-      ++lines;
-      last = line;
-    }
+    lines.clear();
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
   }
-  EXPECT_EQ(lines, 2);
+  ASSERT_EQ(lines.size(), 3u);  // the header, the names the runs line uses first, the runs line
+  EXPECT_NE(lines[1].find("\"kernels\":[[0,\"vadd\",\"\"]]"), std::string::npos) << lines[1];
   // The staged run and the appended one share the line, with the record.
-  EXPECT_NE(last.find("\"runs\":[{\"config\":0,\"run\":0,"), std::string::npos) << last;
-  EXPECT_NE(last.find("{\"config\":0,\"run\":1,"), std::string::npos) << last;
-  EXPECT_NE(last.find("\"kernel\":\"vadd\""), std::string::npos) << last;
+  EXPECT_EQ(lines[2].rfind("{\"kind\":\"runs\",\"runs\":[[0,0,[0],[]],[0,1,[0],[]]],\"records\":"
+                           "[[0,0,0,0,0,1,[0,100]]]",
+                           0),
+            0u)
+      << lines[2];
 }
 
 TEST(JournalTest, UnwritablePathIsAClearError) {
@@ -300,6 +305,153 @@ TEST(JournalTest, WriteErrorsNameThePathTheErrnoAndWhatToDo) {
             "output_prefix that stays.");
   EXPECT_NE(report::journal_write_error("/j", EROFS).find("Read-only file system (EROFS)"),
             std::string::npos);
+}
+
+// What kscope wrote before the compact journal: schema 1.0's objects, from the device-free
+// session (3 configs x 2 runs of regions "a" and "b", with its phases and kernel times).
+const std::string kSchemaOne = testing::fixture("journal/v1_device_free.jsonl");
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The JSON result of `r` with its journal's path taken out (the only member that differs).
+std::string json_without_path(const Results& r) {
+  std::ostringstream out;
+  r.write("json", out);
+  std::string text = out.str();
+  const std::string path = "\"" + r.journal_path() + "\"";
+  const auto at = text.find(path);
+  if (at != std::string::npos) text.erase(at, path.size());
+  return text;
+}
+
+TEST(JournalTest, ASchemaOneJournalStillLoads) {
+  const Results r = Results::load(kSchemaOne);
+  EXPECT_TRUE(r.complete());
+  EXPECT_TRUE(r.load_warnings().empty());
+  ASSERT_EQ(r.processed().size(), 6u);  // 3 configs x regions "a", "b"
+  EXPECT_EQ(std::count_if(r.processed().begin(), r.processed().end(),
+                          [](const ProcessedRow& p) { return p.annotation == "b" && p.num_runs == 2; }),
+            3);
+  EXPECT_EQ(r.timeline().kernels.size(), 12u);
+  EXPECT_FALSE(r.timeline().phases.empty());
+}
+
+// The same session journaled in schema 2.0 loads as the same result: tables, timeline, configs.
+TEST(JournalTest, ACompactJournalLoadsAsTheSchemaOneJournalOfTheSameSession) {
+  const report::JournalContents c = report::read_journal(kSchemaOne);
+  const std::string path = testing::scratch_dir("journal_same") + "journal-vadd-0.jsonl";
+  {
+    report::JournalWriter w(path, c.data);
+    w.add_phases(c.phases);
+    w.append(c.runs, c.records, c.telemetry);
+    w.close("");
+  }
+  EXPECT_NE(text_of(path).find("{\"kind\":\"names\","), std::string::npos);
+  const Results compact = Results::load(path);
+  const Results old = Results::load(kSchemaOne);
+  EXPECT_EQ(compact.timeline().phases.size(), old.timeline().phases.size());
+  EXPECT_EQ(json_without_path(compact), json_without_path(old));
+}
+
+// A journal cut at any byte (a crash, a full disk) loads every line it holds whole, and says
+// that the cut one is cut short, as schema 1.0's did.
+TEST(JournalTest, ACompactJournalCutAtAnyByteLoadsEveryCompleteLine) {
+  const std::string dir = testing::scratch_dir("journal_cut_bytes");
+  const report::JournalContents c = report::read_journal(kSchemaOne);
+  const std::string whole_path = dir + "whole.jsonl";
+  {
+    report::JournalWriter w(whole_path, c.data);
+    for (const auto& r : c.runs) {  // a line per run, each with its kernels
+      std::vector<KernelRecord> records;
+      for (const auto& k : c.records) {
+        if (k.run == r.run) records.push_back(k);
+      }
+      w.append({r}, records);
+    }
+    w.close("");
+  }
+  const std::string whole = text_of(whole_path);
+  const std::size_t header_end = whole.find('\n') + 1;
+  const std::string cut_path = dir + "cut.jsonl";
+  for (std::size_t cut = header_end; cut < whole.size(); ++cut) {
+    SCOPED_TRACE("cut after byte " + std::to_string(cut));
+    std::ofstream(cut_path, std::ios::binary) << whole.substr(0, cut);
+    const std::size_t line_start = whole.rfind('\n', cut - 1) + 1;  // of the line cut
+    const bool whole_line = cut == line_start || whole[cut] == '\n';  // (only its newline lost)
+    std::ofstream(dir + "lines.jsonl", std::ios::binary)
+        << whole.substr(0, whole[cut] == '\n' ? cut + 1 : line_start);
+    const report::JournalContents got = report::read_journal(cut_path);
+    const report::JournalContents lines = report::read_journal(dir + "lines.jsonl");
+    EXPECT_EQ(got.runs.size(), lines.runs.size());
+    EXPECT_EQ(got.records.size(), lines.records.size());
+    EXPECT_EQ(got.phases.size(), lines.phases.size());
+    if (whole_line) {
+      EXPECT_TRUE(got.data.load_warnings.empty());
+      continue;
+    }
+    const std::size_t line_no = static_cast<std::size_t>(
+        std::count(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(cut), '\n') + 1);
+    ASSERT_EQ(got.data.load_warnings.size(), 1u);
+    EXPECT_EQ(got.data.load_warnings[0],
+              "journal '" + cut_path + "': line " + std::to_string(line_no) +
+                  " is cut short (the process ended while writing it) (the line was skipped; the "
+                  "result lacks what it held)");
+  }
+}
+
+// Every field of a run and a record survives the name tables and the arrays: a metric without a
+// unit and one with unit "" stay two metrics, one kernel name with two mangled names two
+// kernels, NaN stays NaN, and a kernel's times and stream come back as far as they were known.
+TEST(JournalTest, RecordsAndRunsKeepEveryField) {
+  const std::string path = testing::scratch_dir("journal_fields") + "journal-j-0.jsonl";
+  KernelRecord a = kernel("k", "vadd", 0, 0, 0.1, 7);
+  a.mangled = "_Z4vaddPf";
+  a.device = 1;
+  a.metrics.push_back({"bytes", std::nan(""), std::nullopt});
+  a.metrics.push_back({"bytes", 1e20, std::string()});
+  a.start_ns = 1000;
+  a.end_ns = 1250;
+  a.stream = 7;
+  KernelRecord b = kernel("k", "vadd", 0, 1, 2.5, 8);
+  b.mangled = "_Z4vaddPd";
+  b.end_ns = 99;  // an end without a start
+  KernelRecord c = kernel("k", "vadd", 1, 0, 3, 9);
+  c.stream = 3;
+  {
+    report::JournalWriter w(path, header());
+    w.append({run_log(0, 0, {"k"}), run_log(0, 1, {"k"}, {"k"})}, {a, b});
+    w.append({run_log(1, 0, {"k"})}, {c});
+    w.close("");
+  }
+  const report::JournalContents got = report::read_journal(path);
+  ASSERT_EQ(got.runs.size(), 3u);
+  EXPECT_EQ(got.runs[1].failed, std::vector<std::string>{"k"});
+  EXPECT_EQ(got.runs[2].run.config, 1u);
+  ASSERT_EQ(got.records.size(), 3u);
+  const KernelRecord& a2 = got.records[0];
+  EXPECT_EQ(a2.mangled, "_Z4vaddPf");
+  EXPECT_EQ(got.records[1].mangled, "_Z4vaddPd");
+  EXPECT_EQ(a2.device, 1);
+  EXPECT_EQ(a2.sequence, 7u);
+  ASSERT_EQ(a2.metrics.size(), 3u);
+  EXPECT_EQ(a2.metrics[0].value, 0.1);
+  EXPECT_EQ(a2.metrics[0].unit, std::optional<std::string>("ns"));
+  EXPECT_TRUE(std::isnan(a2.metrics[1].value));
+  EXPECT_EQ(a2.metrics[1].unit, std::nullopt);
+  EXPECT_EQ(a2.metrics[2].value, 1e20);
+  EXPECT_EQ(a2.metrics[2].unit, std::optional<std::string>(""));
+  EXPECT_EQ(a2.start_ns, std::optional<std::int64_t>(1000));
+  EXPECT_EQ(a2.end_ns, std::optional<std::int64_t>(1250));
+  EXPECT_EQ(a2.stream, std::optional<std::uint32_t>(7));
+  EXPECT_EQ(got.records[1].start_ns, std::nullopt);
+  EXPECT_EQ(got.records[1].end_ns, std::optional<std::int64_t>(99));
+  EXPECT_EQ(got.records[1].stream, std::nullopt);
+  EXPECT_EQ(got.records[2].stream, std::optional<std::uint32_t>(3));
+  EXPECT_EQ(got.records[2].start_ns, std::nullopt);
+  EXPECT_EQ(got.records[2].end_ns, std::nullopt);
 }
 
 TEST(JournalTest, NotAJournal) {

@@ -166,10 +166,14 @@ TEST(TelemetryIoTest, JournalCarriesTelemetryAndLoadsItBack) {
     w.close("");
   }
   std::ifstream in(path);
-  std::string first, second;
+  std::string first, names, runs;
   std::getline(in, first);
-  std::getline(in, second);
-  EXPECT_NE(second.find("\"telemetry\":[{"), std::string::npos) << second;
+  std::getline(in, names);  // the names the first runs line uses
+  std::getline(in, runs);
+  EXPECT_NE(runs.find("\"telemetry\":[[0,0,1,[345,3201,35,52,78.16,1,12.345],[1980,3201,61,26,"
+                      "612.5,0,0.25],2.5],"),
+            std::string::npos)
+      << runs;
 
   const Results r = Results::load(path);
   expect_same(r.telemetry(), recorded);
@@ -178,6 +182,25 @@ TEST(TelemetryIoTest, JournalCarriesTelemetryAndLoadsItBack) {
   EXPECT_DOUBLE_EQ(r.processed()[0].throttled, 0.5);
   EXPECT_DOUBLE_EQ(r.processed()[1].throttled, 1.0);
   EXPECT_DOUBLE_EQ(r.processed()[1].power_w_avg, 612.5);
+}
+
+// Readings the GPU could not give (none before the run, fields NVML lacks after it) come back
+// from the journal's arrays as absent, not as zeros.
+TEST(TelemetryIoTest, AJournalKeepsMissingReadingsMissing) {
+  const std::string path = testing::scratch_dir("telemetry_missing") + "journal-heavy-0.jsonl";
+  RunTelemetry partial = reading(0, 0, 1980, 0x0);
+  partial.before.reset();
+  partial.after->power_w.reset();
+  partial.after->headroom_c.reset();
+  partial.after->age_ms.reset();
+  {
+    Results::Data header = data_with_telemetry();
+    report::JournalWriter w(path, header);
+    w.append({testing::run_log(0, 0, {"a"})}, {testing::kernel("a", "k", 0, 0, 100)},
+             std::vector<RunTelemetry>{partial});
+    w.close("");
+  }
+  expect_same(report::read_journal(path).telemetry, {partial});
 }
 
 TEST(TelemetryIoTest, ProcessedCsvHasTheColumnsAfterUnit) {

@@ -7,14 +7,14 @@
 #include <type_traits>
 
 #include "report/json_codec.hpp"
+#include "report/json_text.hpp"
 
 namespace kscope::report {
 namespace {
 
 template <class Int, std::enable_if_t<std::is_integral_v<Int>, int> = 0>
 void number(std::string& out, Int v) {
-  char buf[24];
-  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  append_json_integer(out, v);
 }
 
 // The shortest text that reads back as `x` ("100", "0.1", "1e+20"); null when not finite.
@@ -43,12 +43,6 @@ template <class First, class... Rest>
 void numbers(std::string& out, const First& first, const Rest&... rest) {
   number(out, first);
   ((out += ',', number(out, rest)), ...);
-}
-
-void info_values(std::string& out, const std::vector<InfoValue>& values) {
-  Json a = Json::array();
-  for (const auto& v : values) a.push_back(to_json(v));
-  out += to_text(a);
 }
 
 std::vector<InfoValue> info_values_from(const JsonField& j) {
@@ -125,7 +119,7 @@ void append_compact(std::string& out, const RunLog& r, JournalNameWriter& names)
   annotations(out, r.failed, names);
   if (!r.info.empty() || !r.annotation_info.empty()) {
     out += ',';
-    info_values(out, r.info);
+    append_json(out, r.info);
   }
   if (!r.annotation_info.empty()) {
     out += ",[";
@@ -133,7 +127,7 @@ void append_compact(std::string& out, const RunLog& r, JournalNameWriter& names)
       out += i ? ",[" : "[";
       numbers(out, names.annotation(r.annotation_info[i].annotation));
       out += ',';
-      info_values(out, r.annotation_info[i].values);
+      append_json(out, r.annotation_info[i].values);
       out += ']';
     }
     out += ']';

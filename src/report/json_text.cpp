@@ -13,9 +13,7 @@ namespace {
 
 template <class Int, std::enable_if_t<std::is_integral_v<Int>, int> = 0>
 void value(std::string& out, Int v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+  append_json_integer(out, v);
 }
 void value(std::string& out, bool v) { out += v ? "true" : "false"; }
 void value(std::string& out, double v) { append_json_number(out, v); }
@@ -28,12 +26,7 @@ void value(std::string& out, const std::vector<std::string>& items) {
   }
   out += ']';
 }
-// Info collectors' values are rare on the hot path: the codec's own encoding.
-void value(std::string& out, const std::vector<InfoValue>& values) {
-  Json a = Json::array();
-  for (const auto& v : values) a.push_back(to_json(v));
-  out += to_text(a);
-}
+void value(std::string& out, const std::vector<InfoValue>& values) { append_json(out, values); }
 void value(std::string& out, const TelemetrySample& s);  // below: it writes fields
 template <class T>
 void value(std::string& out, const std::optional<T>& v) {
@@ -65,6 +58,12 @@ void value(std::string& out, const TelemetrySample& s) {
 }
 
 }  // namespace
+
+void append_json(std::string& out, const std::vector<InfoValue>& values) {
+  Json a = Json::array();
+  for (const auto& v : values) a.push_back(to_json(v));
+  out += to_text(a);
+}
 
 void append_json_string(std::string& out, std::string_view s) {
   bool plain = true;

@@ -6,10 +6,13 @@
 // one description of these encodings: the codec's to_json() of the same types parses this text.
 // Same rules as the codec: NaN and infinities become null; text that is not UTF-8 gets U+FFFD.
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "core/kernel_record.hpp"
 #include "kscope/results.hpp"
@@ -21,6 +24,15 @@ namespace kscope::report {
 void append_json_string(std::string& out, std::string_view s);
 /// `x` as a JSON number, null when not finite; integral values keep a ".0".
 void append_json_number(std::string& out, double x);
+/// `v` as a JSON integer (std::to_chars).
+template <class Int, std::enable_if_t<std::is_integral_v<Int>, int> = 0>
+void append_json_integer(std::string& out, Int v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+/// Info collectors' values as the codec encodes them, a JSON array (rare on the hot path: through
+/// the codec's tree).
+void append_json(std::string& out, const std::vector<InfoValue>& values);
 
 void append_json(std::string& out, const RunLog& r);
 void append_json(std::string& out, const KernelRecord& k);

@@ -37,7 +37,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
       have_metadata = true;
     }
     if (!part.output.runs.empty() || !part.output.records.empty()) {
-      journal->append(part.output.runs, part.output.records);
+      journal->append(part.output.runs, part.output.records.all());
     }
     for (const auto& f : part.output.failures) journal->append_failure(f);
     if (!part.findings.empty()) journal->append_findings(part.findings);

@@ -59,12 +59,6 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
                          tool.environment.get()};
   const auto t0 = std::chrono::steady_clock::now();
   Session::Output out;
-  // The journal's last line reads out's records on its thread (RunSink::append_last): however
-  // this function ends, the journal is written before they go.
-  struct SettleJournal {
-    report::JournalWriter& journal;
-    ~SettleJournal() { journal.settle(); }
-  } settle_journal{*journal};
   if (!to_measure.empty()) {
     // Ranks sharing a GPU measure one after another, and so do sessions reading its counters.
     auto lock = lock_for_shard(plan.shard, d.metadata.uuid, log);

@@ -22,8 +22,8 @@ namespace kscope {
 
 /// The tables of a finished session (core/result_tables.hpp) with its failed configs in
 /// d->failures (set d->telemetry first); warns with failure_summary() when configs failed. Takes
-/// what `out` holds but its records, which it only reads (the journal's thread may still read
-/// them too).
+/// what `out` holds but its records, which it only reads (the journal's last line may still read
+/// them too: it shares them).
 void fill_tables(Session::Output& out, const Logger& log, Results::Data* d);
 
 /// The start of every session's files, whichever tool measures: resolves the output prefix
@@ -35,8 +35,8 @@ void fill_tables(Session::Output& out, const Logger& log, Results::Data* d);
 
 /// The end of every measuring session, in process or under an external tool, once `d` holds its
 /// metadata and telemetry (what `resume` carried over included): puts what `resume` (may be null)
-/// carried over in front of `out` (once `journal` has written its last line, which reads out's
-/// records), fills the tables from `out` as fill_tables does, waits for the journal, warns of
+/// carried over in front of `out`, fills the tables from `out` as fill_tables does while
+/// `journal` writes its last line, waits for the journal, warns of
 /// throttled runs and, with Options::output_csv, writes the raw and processed CSV files under
 /// `prefix`. With `steps`, laps "tables", "journal finish" and "csv" and prints them at DEBUG.
 [[nodiscard]] Results end_session(Results::Data d, Session::Output& out, ResumePlan* resume,

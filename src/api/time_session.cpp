@@ -80,7 +80,7 @@ Timing time_session(const std::function<void()>& fn, const TimeOptions& t, const
   const ExtractionSettings settings{options.metrics, options.ignore_kernel_list,
                                     options.combine_kernel_metrics, config_labels(configs)};
   const std::vector<RawRow> raw =
-      build_raw_rows(extract(out.records, out.runs, settings), options.metrics, {}, configs);
+      build_raw_rows(extract(out.records.all(), out.runs, settings), options.metrics, {}, configs);
   std::vector<ProcessedRow> rows = aggregate(raw, "");
   apply_stops(out.stops, rows);
   Timing timing;

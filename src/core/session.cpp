@@ -191,9 +191,9 @@ void Session::end_tool(Output& out) {
   step("kernel-count check");
   const std::size_t first = out.records.size();
   keep(out, std::move(runs), std::move(records));
-  // The last write reads its records where `out` keeps them, without a copy: nothing changes
-  // them afterwards, and whoever ends `out` settles the journal first (run(), run_in_process).
-  recorder_.append_last(out.records.data() + first, out.records.size() - first);
+  // The last write shares its records with `out`, without a copy: the journal's thread reads
+  // them while the tables are built, and owns its share until it has written them.
+  recorder_.append_last(out.records.share(first));
   phases_.lap(SessionPhases::kJournal);
   step("last journal write");
   if (log_.debug_enabled()) {
@@ -311,9 +311,7 @@ void Session::fail(Output& out, const std::string& error) {
 
 void Session::close_failed(const std::string& error) {
   collector_.abort();
-  if (!sink_) return;
-  sink_->close(error);
-  sink_->settle();  // it may read `out`'s records (append_last)
+  if (sink_) sink_->close(error);
 }
 
 Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,

@@ -16,6 +16,7 @@
 #include "core/step_times.hpp"
 #include "core/logger.hpp"
 #include "core/progress.hpp"
+#include "core/record_store.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_recorder.hpp"
 #include "core/run_sink.hpp"
@@ -29,7 +30,9 @@ class Session {
  public:
   /// What the session measured: every record and what happened in every measured run.
   struct Output {
-    std::vector<KernelRecord> records;
+    /// Shared with the journal's last line, which writes the last of them on its thread
+    /// (RecordStore::share): they never change in place once run() returns.
+    RecordStore records;
     std::vector<RunLog> runs;
     std::vector<PhaseSpan> phases;  ///< host timeline of the session (SessionPhases spans)
     /// Configs whose benchmark threw with on_config_error "skip" (their runs and records are
@@ -109,8 +112,8 @@ class Session {
                       const ConfigFailure& failure);
   /// Journals the runs finished since the last write with the records the tool hands over now.
   void flush_to_sink(Output& out);
-  /// The session's last write: the tool's end() and the last records, which the journal reads
-  /// where `out` keeps them (RunSink::append_last; a copy with incomplete flushes).
+  /// The session's last write: the tool's end() and the last records, which the journal shares
+  /// with `out` (RecordStore::share), without a copy.
   void end_tool(Output& out);
   /// Moves `runs` and `records` into `out`.
   static void keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records);

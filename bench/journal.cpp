@@ -24,20 +24,19 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc && i <= 3; ++i) {
     shape[static_cast<std::size_t>(i - 1)] = std::max(1UL, std::strtoul(argv[i], nullptr, 10));
   }
-  const Session::Output s = bench::made_up_session({kTimeMetric}, shape[0], shape[1]);
+  Session::Output s = bench::made_up_session({kTimeMetric}, shape[0], shape[1]);
   Results::Data header;
   header.name = "journal";
   const std::string path = "/tmp/kscope_bench_journal.jsonl";
   // A copy: the records of every write but a session's last. Shared: the session's own, as its
   // last line shares them (RecordStore::share).
-  Session::Output shared = s;
   for (const bool in_place : {false, true}) {
     std::vector<double> ms;
     for (std::size_t i = 0; i < shape[2]; ++i) {
       report::JournalWriter journal(path, header);
       const auto t0 = std::chrono::steady_clock::now();
       journal.add_phases(s.phases);
-      journal.append(s.runs, in_place ? shared.records.share(0)
+      journal.append(s.runs, in_place ? s.records.share(0)
                                       : RecordSlice::copy_of(s.records.all()));
       journal.close("");
       journal.finish();

@@ -161,10 +161,17 @@ void JournalWriter::append(const std::vector<RunLog>& runs, RecordSlice records)
 
 void JournalWriter::append(const std::vector<RunLog>& runs, RecordSlice records,
                            const std::optional<std::vector<RunTelemetry>>& telemetry) {
+  post_runs_line(runs, telemetry, std::move(records));
+}
+
+void JournalWriter::post_runs_line(std::vector<RunLog> runs,
+                                   std::optional<std::vector<RunTelemetry>> telemetry,
+                                   RecordSlice records) {
   // The task owns its share of the records: they stay while it reads them, however the caller
-  // ends.
-  post([this, runs, telemetry, records = std::move(records),
-        phases = std::exchange(phases_, {})] {
+  // ends. (Captured by value, not from the references above: a const member would be copied
+  // again when the task is moved into the queue.)
+  post([this, runs = std::move(runs), telemetry = std::move(telemetry),
+        records = std::move(records), phases = std::exchange(phases_, {})] {
     stage(runs, telemetry ? &*telemetry : nullptr, phases);
     write_runs_line(records);
   });

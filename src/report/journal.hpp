@@ -93,6 +93,9 @@ class JournalWriter : public RunSink {
              const std::vector<PhaseSpan>& phases);  // the thread's
   // What telemetry_source_ recorded since its previous call; nullopt without a source.
   [[nodiscard]] std::optional<std::vector<RunTelemetry>> telemetry_since_last() const;
+  // Posts a "runs" line of `runs` (and those staged) with `records`.
+  void post_runs_line(std::vector<RunLog> runs, std::optional<std::vector<RunTelemetry>> telemetry,
+                      RecordSlice records);
   // The thread's: the staged runs and `records` as one "runs" line.
   void write_runs_line(const RecordSlice& records);
 

@@ -10,7 +10,7 @@
 #include "core/logger.hpp"
 #include "api/resume.hpp"
 #include "core/session.hpp"
-#include "core/step_times.hpp"
+#include "core/host_times.hpp"
 #include "report/journal.hpp"
 #include "kscope/results.hpp"
 
@@ -38,9 +38,10 @@ void fill_tables(Session::Output& out, const Logger& log, Results::Data* d);
 /// carried over in front of `out`, fills the tables from `out` as fill_tables does while
 /// `journal` writes its last line, waits for the journal, warns of
 /// throttled runs and, with Options::output_csv, writes the raw and processed CSV files under
-/// `prefix`. With `steps`, laps "tables", "journal finish" and "csv" and prints them at DEBUG.
+/// `prefix`. With `times`, adds the fixed steps "tables", "journal finish" and "csv" and prints
+/// the call's fixed cost at DEBUG.
 [[nodiscard]] Results end_session(Results::Data d, Session::Output& out, ResumePlan* resume,
                                   report::JournalWriter& journal, const std::string& prefix,
-                                  const Logger& log, StepTimes* steps = nullptr);
+                                  const Logger& log, HostTimes* times = nullptr);
 
 }  // namespace kscope

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "collect/cupti/cupti_check.hpp"
-#include "core/step_times.hpp"
+#include "core/host_clock.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {

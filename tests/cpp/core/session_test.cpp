@@ -512,25 +512,25 @@ TEST(SessionBeginTest, ToolThatCannotStartClosesTheJournalWithTheReason) {
 }  // namespace
 }  // namespace kscope
 
-#include "core/session_phases.hpp"
+#include "core/host_times.hpp"
 
 namespace kscope {
 namespace {
 
-TEST(SessionPhasesTest, SummaryNamesEveryPhaseAndTheRunCount) {
-  SessionPhases p;
-  EXPECT_EQ(p.summary(), "no runs");
+TEST(HostTimesTest, PerRunSummaryNamesEveryPhaseAndTheRunCount) {
+  HostTimes p;
+  EXPECT_EQ(p.per_run_summary(), "no runs");
   p.start();
-  p.lap(SessionPhases::kBenchmark);
+  p.lap(HostTimes::kBenchmark);
   p.count_run();
-  const std::string s = p.summary();
+  const std::string s = p.per_run_summary();
   EXPECT_EQ(s.rfind("host time per run (us, mean over 1 executions): environment before 0.0,", 0), 0u) << s;
   for (const char* name : {"tool before", "benchmark", "synchronize", "tool after", "environment after", "journal"}) {
     EXPECT_NE(s.find(name), std::string::npos) << name;
   }
 }
 
-TEST(SessionPhasesTest, DebugOutputEndsTheSessionWithThePhaseSummary) {
+TEST(HostTimesTest, DebugOutputEndsTheSessionWithThePerRunSummary) {
   testing::FakeCollector collector;
   testing::FakeEnvironment env;
   Options o;

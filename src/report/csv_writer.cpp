@@ -7,6 +7,7 @@
 
 #include "core/number_format.hpp"
 #include "core/processed_columns.hpp"
+#include "core/raw_columns.hpp"
 #include "report/findings_table.hpp"
 #include "report/writer.hpp"
 
@@ -59,17 +60,43 @@ std::string csv_field(const std::string& text) {
 
 void write_raw_csv(const Results& results, std::ostream& out) {
   const auto& m = results.metadata();
-  std::vector<std::string> header = {"Annotation", "Value", "Metric", "Kernel", "GPU",
-                                     "Host", "ComputeClock", "MemoryClock", "Unit"};
-  for (auto& c : raw_info_columns(results.info_columns())) header.push_back(std::move(c));
-  for (const auto& p : results.parameters()) header.push_back(p);
+  const auto info_columns = raw_info_columns(results.info_columns());
+  std::vector<std::string> header;
+  for (const auto& c : raw_columns()) {
+    if (std::holds_alternative<ParameterColumns>(c.field)) {
+      header.insert(header.end(), results.parameters().begin(), results.parameters().end());
+    } else if (std::holds_alternative<InfoColumns>(c.field)) {
+      header.insert(header.end(), info_columns.begin(), info_columns.end());
+    } else {
+      header.emplace_back(c.name);
+    }
+  }
   write_row(out, header);
+  std::vector<std::string> f;
   for (const auto& r : results.raw()) {
-    std::vector<std::string> f = {r.annotation, num(r.value), r.metric, r.kernel, m.gpu, m.host,
-                                  std::to_string(m.compute_clock), std::to_string(m.memory_clock),
-                                  r.unit.value_or("")};
-    append_info(r.info, results.info_columns().size(), &f);
-    for (auto& p : params_of(results, r.config)) f.push_back(std::move(p));
+    f.clear();
+    for (const auto& c : raw_columns()) {
+      std::visit(
+          [&](const auto& field) {
+            using F = std::decay_t<decltype(field)>;
+            if constexpr (std::is_same_v<F, ParameterColumns>) {
+              for (auto& v : params_of(results, r.config)) f.push_back(std::move(v));
+            } else if constexpr (std::is_same_v<F, InfoColumns>) {
+              append_info(r.info, info_columns.size(), &f);
+            } else if constexpr (std::is_same_v<F, std::string Metadata::*>) {
+              f.push_back(m.*field);
+            } else if constexpr (std::is_same_v<F, long long Metadata::*>) {
+              f.push_back(std::to_string(m.*field));
+            } else if constexpr (std::is_same_v<F, std::string RawRow::*>) {
+              f.push_back(r.*field);
+            } else if constexpr (std::is_same_v<F, double RawRow::*>) {
+              f.push_back(num(r.*field));
+            } else {
+              f.push_back((r.*field).value_or(""));
+            }
+          },
+          c.field);
+    }
     write_row(out, f);
   }
 }

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
-from cli_helpers import needs_engine_tool, run_kscope
+from cli_helpers import LAUNCHER, environment, needs_engine_tool, run_kscope
 
 import kscope
 from kscope.exceptions import FileFormatError, InvalidArgumentError
@@ -121,6 +124,13 @@ def test_render_of_a_binary_format_is_an_invalid_argument():
                             'write("parquet", path))')  # fmt: skip
 
 
+def test_a_baseline_is_refused_and_nothing_written(tmp_path):
+    with pytest.raises(InvalidArgumentError) as e:
+        kscope.load(SWEEP).write("parquet", tmp_path / "x.parquet", compare=kscope.load(SWEEP))
+    assert str(e.value).startswith("format 'parquet' has no compare table")
+    assert not (tmp_path / "x.parquet").exists()
+
+
 def test_a_parquet_file_of_another_program_is_no_result(tmp_path):
     pytest.importorskip("pyarrow", reason=NO_PYARROW)
     path = str(tmp_path / "other.parquet")
@@ -177,3 +187,20 @@ def test_show_compare_and_merge_take_parquet_files(tmp_path):
     out = run_kscope("show", SWEEP, "-f", "parquet", "-o", str(tmp_path / "cli.parquet"))
     assert out.returncode == 0, out.stderr
     assert kscope.load(tmp_path / "cli.parquet").render("json") == kscope.load(SWEEP).render("json")
+
+
+@needs_engine_tool
+def test_show_refuses_to_write_parquet_to_a_terminal(tmp_path):
+    main, terminal = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-c", LAUNCHER, "show", SWEEP, "-f", "parquet"],
+                              stdout=terminal, stderr=subprocess.PIPE, env=environment(),
+                              timeout=120)  # fmt: skip
+    finally:
+        os.close(terminal)
+        os.close(main)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "kscope: error: format 'parquet' writes a binary file, not text: it cannot be written to "
+        'a terminal. Write it to a file (kscope show -f parquet -o FILE, write("parquet", '
+        'path))\n')

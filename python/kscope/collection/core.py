@@ -711,6 +711,8 @@ class ProfileResults:
             self.to_json(path)  # with the configs' Python values
             return
         if format == "parquet":  # the same
+            if other is not None:  # the engine refuses it, naming the formats that compare
+                self._results.write(format, os.fspath(path), other, full_paths)
             self._results.write_parquet(os.fspath(path), config_values_json(self._configs))
             return
         self._results.write(format, os.fspath(path), other, full_paths)

@@ -46,6 +46,41 @@ std::vector<std::string> params_of(const Results& r, std::size_t config) {
   return out;
 }
 
+// The CSV cells of one column of a column table (raw_columns(), processed_columns()) in `row`:
+// one, or the parameters' or info collectors' group; `missing` says how an absent text is written.
+template <class Row, class ColumnField>
+void append_cells(const Results& results, const Row& row, const ColumnField& column,
+                  ColumnMissing missing, std::size_t info_columns, std::vector<std::string>* f) {
+  const auto& m = results.metadata();
+  std::visit(
+      [&](const auto& field) {
+        using F = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<F, ParameterColumns>) {
+          for (auto& v : params_of(results, row.config)) f->push_back(std::move(v));
+        } else if constexpr (std::is_same_v<F, InfoColumns>) {
+          append_info(row.info, info_columns, f);
+        } else if constexpr (std::is_same_v<F, std::string Metadata::*>) {
+          f->push_back(m.*field);
+        } else if constexpr (std::is_same_v<F, long long Metadata::*>) {
+          f->push_back(std::to_string(m.*field));
+        } else if constexpr (std::is_same_v<F, std::string Row::*>) {
+          f->push_back(row.*field);
+        } else if constexpr (std::is_same_v<F, double Row::*>) {
+          f->push_back(num(row.*field));
+        } else if constexpr (std::is_same_v<F, std::size_t Row::*>) {
+          f->push_back(std::to_string(row.*field));
+        } else if constexpr (std::is_same_v<F, std::optional<double> Row::*>) {
+          f->push_back(row.*field ? num(*(row.*field)) : "");
+        } else if constexpr (std::is_same_v<F, std::optional<bool> Row::*>) {
+          f->push_back(row.*field ? (*(row.*field) ? "True" : "False") : "");
+        } else {
+          f->push_back(row.*field ? *(row.*field)
+                                  : missing == ColumnMissing::kFalse ? "False" : "");
+        }
+      },
+      column);
+}
+
 }  // namespace
 
 std::string csv_field(const std::string& text) {
@@ -59,7 +94,6 @@ std::string csv_field(const std::string& text) {
 }
 
 void write_raw_csv(const Results& results, std::ostream& out) {
-  const auto& m = results.metadata();
   const auto info_columns = raw_info_columns(results.info_columns());
   std::vector<std::string> header;
   for (const auto& c : raw_columns()) {
@@ -76,33 +110,13 @@ void write_raw_csv(const Results& results, std::ostream& out) {
   for (const auto& r : results.raw()) {
     f.clear();
     for (const auto& c : raw_columns()) {
-      std::visit(
-          [&](const auto& field) {
-            using F = std::decay_t<decltype(field)>;
-            if constexpr (std::is_same_v<F, ParameterColumns>) {
-              for (auto& v : params_of(results, r.config)) f.push_back(std::move(v));
-            } else if constexpr (std::is_same_v<F, InfoColumns>) {
-              append_info(r.info, info_columns.size(), &f);
-            } else if constexpr (std::is_same_v<F, std::string Metadata::*>) {
-              f.push_back(m.*field);
-            } else if constexpr (std::is_same_v<F, long long Metadata::*>) {
-              f.push_back(std::to_string(m.*field));
-            } else if constexpr (std::is_same_v<F, std::string RawRow::*>) {
-              f.push_back(r.*field);
-            } else if constexpr (std::is_same_v<F, double RawRow::*>) {
-              f.push_back(num(r.*field));
-            } else {
-              f.push_back((r.*field).value_or(""));
-            }
-          },
-          c.field);
+      append_cells(results, r, c.field, ColumnMissing::kNone, info_columns.size(), &f);
     }
     write_row(out, f);
   }
 }
 
 void write_processed_csv(const Results& results, std::ostream& out) {
-  const auto& m = results.metadata();
   const auto info_columns = processed_info_columns(results.info_columns());
   std::vector<const ProcessedColumn*> columns;
   std::vector<std::string> header;
@@ -121,33 +135,7 @@ void write_processed_csv(const Results& results, std::ostream& out) {
   for (const auto& p : results.processed()) {
     std::vector<std::string> f;
     for (const ProcessedColumn* c : columns) {
-      std::visit(
-          [&](const auto& field) {
-            using F = std::decay_t<decltype(field)>;
-            if constexpr (std::is_same_v<F, ParameterColumns>) {
-              for (auto& v : params_of(results, p.config)) f.push_back(std::move(v));
-            } else if constexpr (std::is_same_v<F, InfoColumns>) {
-              append_info(p.info, info_columns.size(), &f);
-            } else if constexpr (std::is_same_v<F, std::string Metadata::*>) {
-              f.push_back(m.*field);
-            } else if constexpr (std::is_same_v<F, long long Metadata::*>) {
-              f.push_back(std::to_string(m.*field));
-            } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
-              f.push_back(p.*field);
-            } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
-              f.push_back(num(p.*field));
-            } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
-              f.push_back(std::to_string(p.*field));
-            } else if constexpr (std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
-              f.push_back(p.*field ? num(*(p.*field)) : "");
-            } else if constexpr (std::is_same_v<F, std::optional<bool> ProcessedRow::*>) {
-              f.push_back(p.*field ? (*(p.*field) ? "True" : "False") : "");
-            } else {
-              f.push_back(p.*field ? *(p.*field)
-                                   : c->missing == ColumnMissing::kFalse ? "False" : "");
-            }
-          },
-          c->field);
+      append_cells(results, p, c->field, c->missing, info_columns.size(), &f);
     }
     write_row(out, f);
   }

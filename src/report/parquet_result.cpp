@@ -142,26 +142,37 @@ Field<Row> metadata_field(const char* name, const Results* results, T Metadata::
 
 // ---- The tables. `results` is null when reading: the columns never read back are left out ----
 
+// The fields of one column of a column table (raw_columns(), processed_columns()): a member of
+// the row (`required`: reading fails without it), the metadata's or the parameters' (written,
+// never read back: left out when reading) or the info collectors'.
+template <class Row, class ColumnField>
+void add_column(std::vector<Field<Row>>& fields, const char* name, const ColumnField& column,
+                bool required, const Results* results, const std::vector<std::string>& info_names,
+                const std::vector<InfoKind>& info_kinds) {
+  std::visit(
+      [&](const auto& field) {
+        using F = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<F, ParameterColumns>) {
+          if (results) add_parameter_fields(fields, *results);
+        } else if constexpr (std::is_same_v<F, InfoColumns>) {
+          add_info_fields(fields, info_names, info_kinds);
+        } else if constexpr (std::is_same_v<F, std::string Metadata::*> ||
+                             std::is_same_v<F, long long Metadata::*>) {
+          if (results) fields.push_back(metadata_field<Row>(name, results, field));
+        } else {
+          fields.push_back(member(name, field));
+          fields.back().required = required;
+        }
+      },
+      column);
+}
+
 std::vector<Field<RawRow>> raw_fields(const Results* results,
                                       const std::vector<std::string>& info_names,
                                       const std::vector<InfoKind>& info_kinds) {
   std::vector<Field<RawRow>> fields;
   for (const auto& c : raw_columns()) {
-    std::visit(
-        [&](const auto& field) {
-          using F = std::decay_t<decltype(field)>;
-          if constexpr (std::is_same_v<F, ParameterColumns>) {
-            if (results) add_parameter_fields(fields, *results);
-          } else if constexpr (std::is_same_v<F, InfoColumns>) {
-            add_info_fields(fields, info_names, info_kinds);
-          } else if constexpr (std::is_same_v<F, std::string Metadata::*> ||
-                               std::is_same_v<F, long long Metadata::*>) {
-            if (results) fields.push_back(metadata_field<RawRow>(c.name, results, field));
-          } else {
-            fields.push_back(member(c.name, field));
-          }
-        },
-        c.field);
+    add_column(fields, c.name, c.field, true, results, info_names, info_kinds);
   }
   fields.push_back(member("config", &RawRow::config));
   fields.push_back(member("run", &RawRow::run));
@@ -174,22 +185,8 @@ std::vector<Field<ProcessedRow>> processed_fields(const Results* results,
   std::vector<Field<ProcessedRow>> fields;
   for (const auto& c : processed_columns()) {
     if (results && !is_shown(c, *results)) continue;
-    std::visit(
-        [&](const auto& field) {
-          using F = std::decay_t<decltype(field)>;
-          if constexpr (std::is_same_v<F, ParameterColumns>) {
-            if (results) add_parameter_fields(fields, *results);
-          } else if constexpr (std::is_same_v<F, InfoColumns>) {
-            add_info_fields(fields, info_names, info_kinds);
-          } else if constexpr (std::is_same_v<F, std::string Metadata::*> ||
-                               std::is_same_v<F, long long Metadata::*>) {
-            if (results) fields.push_back(metadata_field<ProcessedRow>(c.name, results, field));
-          } else {
-            fields.push_back(member(c.name, field));
-            fields.back().required = c.shown == ColumnShown::kAlways;
-          }
-        },
-        c.field);
+    add_column(fields, c.name, c.field, c.shown == ColumnShown::kAlways, results, info_names,
+               info_kinds);
   }
   fields.push_back(member("config", &ProcessedRow::config));
   return fields;

@@ -46,6 +46,20 @@ std::vector<std::string> params_of(const Results& r, std::size_t config) {
   return out;
 }
 
+// The header of one column of a column table (raw_columns(), processed_columns()): its name, or
+// the parameters' or info collectors' names.
+template <class ColumnField>
+void append_names(const Results& results, const char* name, const ColumnField& column,
+                  const std::vector<std::string>& info_columns, std::vector<std::string>* header) {
+  if (std::holds_alternative<ParameterColumns>(column)) {
+    header->insert(header->end(), results.parameters().begin(), results.parameters().end());
+  } else if (std::holds_alternative<InfoColumns>(column)) {
+    header->insert(header->end(), info_columns.begin(), info_columns.end());
+  } else {
+    header->emplace_back(name);
+  }
+}
+
 // The CSV cells of one column of a column table (raw_columns(), processed_columns()) in `row`:
 // one, or the parameters' or info collectors' group; `missing` says how an absent text is written.
 template <class Row, class ColumnField>
@@ -96,15 +110,7 @@ std::string csv_field(const std::string& text) {
 void write_raw_csv(const Results& results, std::ostream& out) {
   const auto info_columns = raw_info_columns(results.info_columns());
   std::vector<std::string> header;
-  for (const auto& c : raw_columns()) {
-    if (std::holds_alternative<ParameterColumns>(c.field)) {
-      header.insert(header.end(), results.parameters().begin(), results.parameters().end());
-    } else if (std::holds_alternative<InfoColumns>(c.field)) {
-      header.insert(header.end(), info_columns.begin(), info_columns.end());
-    } else {
-      header.emplace_back(c.name);
-    }
-  }
+  for (const auto& c : raw_columns()) append_names(results, c.name, c.field, info_columns, &header);
   write_row(out, header);
   std::vector<std::string> f;
   for (const auto& r : results.raw()) {
@@ -123,13 +129,7 @@ void write_processed_csv(const Results& results, std::ostream& out) {
   for (const auto& c : processed_columns()) {
     if (!is_shown(c, results)) continue;
     columns.push_back(&c);
-    if (std::holds_alternative<ParameterColumns>(c.field)) {
-      header.insert(header.end(), results.parameters().begin(), results.parameters().end());
-    } else if (std::holds_alternative<InfoColumns>(c.field)) {
-      header.insert(header.end(), info_columns.begin(), info_columns.end());
-    } else {
-      header.emplace_back(c.name);
-    }
+    append_names(results, c.name, c.field, info_columns, &header);
   }
   write_row(out, header);
   for (const auto& p : results.processed()) {

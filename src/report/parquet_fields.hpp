@@ -134,11 +134,11 @@ std::vector<Row> read_table(TableReader& table, const std::vector<Field<Row>>& f
     }
     present.emplace_back(&f, *at);
   }
-  std::vector<Row> rows(table.rows());
+  std::vector<Row> rows;
   std::size_t first = 0;
   for (std::size_t g = 0; g < table.row_groups(); ++g) {
     const std::size_t n = table.rows(g);
-    if (n > rows.size() - first) table.fail("its row groups hold more rows than its footer says");
+    rows.resize(first + n);  // group by group: what a row group holds is checked as it is read
     for (const auto& [f, at] : present) {
       const ColumnValues values = table.read(g, at);
       std::size_t i = 0;
@@ -154,7 +154,6 @@ std::vector<Row> read_table(TableReader& table, const std::vector<Field<Row>>& f
     }
     first += n;
   }
-  if (first != rows.size()) table.fail("its row groups hold fewer rows than its footer says");
   return rows;
 }
 

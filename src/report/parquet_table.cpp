@@ -16,6 +16,7 @@ namespace {
 constexpr std::int32_t kRequired = 0;
 constexpr std::int32_t kOptional = 1;
 constexpr std::int32_t kUtf8 = 0;  // ConvertedType UTF8
+constexpr std::int64_t kMaxGroupRows = std::int64_t{1} << 24;  // pyarrow writes up to 2^20
 
 template <class T>
 void append_le(std::string& out, T v) {
@@ -288,12 +289,24 @@ TableReader::TableReader(ByteSource& source, std::uint64_t base, std::uint64_t s
     }
     columns_.push_back(std::move(c));
   }
+  std::int64_t rows = 0;
   for (std::size_t g = 0; g < meta_.row_groups.size(); ++g) {
-    if (meta_.row_groups[g].columns.size() != n || meta_.row_groups[g].num_rows < 0) {
-      fail("row group " + std::to_string(g) + " has " +
-           std::to_string(meta_.row_groups[g].columns.size()) + " columns, the schema " +
-           std::to_string(n));
+    const RowGroup& group = meta_.row_groups[g];
+    if (group.columns.size() != n) {
+      fail("row group " + std::to_string(g) + " has " + std::to_string(group.columns.size()) +
+           " columns, the schema " + std::to_string(n));
     }
+    // Bounded, so that a damaged count cannot make the reader take the machine's memory.
+    if (group.num_rows < 0 || group.num_rows > kMaxGroupRows) {
+      fail("row group " + std::to_string(g) + " claims " + std::to_string(group.num_rows) +
+           " rows (kscope's reader reads row groups of up to " + std::to_string(kMaxGroupRows) +
+           ")");
+    }
+    rows += group.num_rows;
+  }
+  if (rows != meta_.num_rows) {
+    fail("its row groups hold " + std::to_string(rows) + " rows, its footer says " +
+         std::to_string(meta_.num_rows));
   }
 }
 

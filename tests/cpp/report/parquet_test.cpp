@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <typeinfo>
 
 #include "golden.hpp"
 #include "kscope/errors.hpp"
@@ -204,6 +205,30 @@ TEST(ParquetResult, ADamagedTableIsNamed) {
   EXPECT_EQ(e.rfind("'" + dir + "bad.parquet', table configs (bytes 4 to ", 0), 0u) << e;
   EXPECT_NE(e.find("): not a Parquet file (it does not start and end with \"PAR1\")"),
             std::string::npos) << e;
+}
+
+// Any byte of a file changed: it loads, or it is a FileFormatError; never another exception or a
+// crash (the ASan build runs this too).
+TEST(ParquetResult, ChangedBytesAreFileFormatErrors) {
+  const std::string dir = testing::scratch_dir("parquet_changed_bytes");
+  every_part().write("parquet", dir + "r.parquet");
+  const std::string bytes = testing::read_file(dir + "r.parquet");
+  std::mt19937 random(11);
+  int errors = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::string changed = bytes;
+    const std::size_t at = random() % changed.size();
+    changed[at] = static_cast<char>(random() % 3 == 0 ? 0xFF : random() % 256);
+    std::ofstream(dir + "x.parquet", std::ios::binary) << changed;
+    try {
+      (void)Results::load(dir + "x.parquet");
+    } catch (const FileFormatError&) {
+      ++errors;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "byte " << at << ": " << typeid(e).name() << ": " << e.what();
+    }
+  }
+  EXPECT_GT(errors, 100);
 }
 
 TEST(RleHybrid, ValuesComeBackForEveryWidthAndRun) {

@@ -1,5 +1,7 @@
 #include "show.hpp"
 
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -9,6 +11,7 @@
 #include "colour.hpp"
 #include "diagnostics.hpp"
 #include "kscope/kscope.hpp"
+#include "report/writer.hpp"
 
 namespace kscope::cli {
 namespace {
@@ -26,8 +29,8 @@ struct ShowArgs {
 void add_show(CLI::App& app) {
   auto args = std::make_shared<ShowArgs>();
   auto* cmd = app.add_subcommand(
-      "show", "Print a saved result (JSON) or journal (.jsonl) as a table, or write it in another format");
-  cmd->add_option("path", args->path, "result .json or journal .jsonl")
+      "show", "Print a saved result (JSON or Parquet) or journal (.jsonl) as a table, or write it in another format");
+  cmd->add_option("path", args->path, "result (.json, .parquet) or journal (.jsonl)")
       ->required()
       ->check(CLI::ExistingFile);
   std::vector<std::string> format_names;
@@ -62,6 +65,7 @@ void add_show(CLI::App& app) {
     options.compare = baseline ? &*baseline : nullptr;
     options.full_paths = args->full_paths;
     if (args->output.empty()) {
+      if (isatty(STDOUT_FILENO)) report::check_text(report::find_writer(args->format), "to a terminal");
       results.write(args->format, std::cout, options);
     } else {
       results.write(args->format, args->output, options);

@@ -233,7 +233,7 @@ struct WriteOptions {
 
 /// One output format of Results::write (docs/outputs.md).
 struct OutputFormat {
-  std::string name;         ///< "table", "csv", "raw-csv", "findings-csv", "json", "trace", "html", "md"
+  std::string name;         ///< "table", "csv", "raw-csv", "findings-csv", "json", "parquet", "trace", "html", "md"
   std::string extension;    ///< file name ending, with the dot: ".json"
   std::string description;  ///< one line
 };
@@ -316,8 +316,8 @@ class Results {
   [[nodiscard]] std::vector<ProcessedRow> rows(const std::string& metric) const;
 
   /// Writes the result in `format` (one of output_formats(): "table", "csv", "raw-csv",
-  /// "findings-csv", "json", "trace", "html", "md"; docs/outputs.md). Throws InvalidArgument for
-  /// an unknown format, naming the known ones.
+  /// "findings-csv", "json", "parquet" (binary), "trace", "html", "md"; docs/outputs.md). Throws
+  /// InvalidArgument for an unknown format, naming the known ones.
   void write(const std::string& format, std::ostream& out, const WriteOptions& options = {}) const;
   /// The same into the file `path` (created or replaced); kscope::Error when it cannot be written.
   void write(const std::string& format, const std::string& path,
@@ -340,8 +340,9 @@ class Results {
   void write_json(const std::string& path) const;
   /// The JSON document as text.
   [[nodiscard]] std::string to_json() const;
-  /// Loads a JSON file written by write_json (from C++ or Python) or a journal (.jsonl) left by
-  /// a session, finished or not. Throws kscope::Error with the path and the reason.
+  /// Loads a JSON file written by write_json (from C++ or Python), a Parquet file written by
+  /// write("parquet", ...) (told by its first bytes, whatever its name), or a journal (.jsonl)
+  /// left by a session, finished or not. Throws kscope::Error with the path and the reason.
   [[nodiscard]] static Results load(const std::string& path);
 
  private:

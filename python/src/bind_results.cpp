@@ -16,6 +16,8 @@
 #include "kscope/merge.hpp"
 #include "kscope/results.hpp"
 #include "report/json_result.hpp"
+#include "report/parquet_result.hpp"
+#include "report/writer.hpp"
 
 namespace kscope::python {
 namespace {
@@ -320,6 +322,13 @@ void bind_results(nb::module_& m) {
           "Writes the JSON document to `path`, streamed; `config_values`: the JSON text of the "
           "first configs' values (the Python objects) in place of the engine's.")
       .def(
+          "write_parquet",
+          [](const Results& r, const std::string& path, const std::vector<std::string>& values) {
+            report::write_results_parquet(r, path, &values);
+          },
+          nb::arg("path"), nb::arg("config_values") = std::vector<std::string>{},
+          "Writes the Parquet file to `path`; `config_values` as in write_json.")
+      .def(
           "write",
           [](const Results& r, const std::string& format, const std::string& path,
              const Results* compare, bool full_paths) {
@@ -336,6 +345,7 @@ void bind_results(nb::module_& m) {
           "render",
           [](const Results& r, const std::string& format, const Results* compare,
              bool full_paths) {
+            report::check_text(report::find_writer(format), "as text (render)");
             WriteOptions o;
             o.compare = compare;
             o.full_paths = full_paths;
@@ -358,7 +368,9 @@ void bind_results(nb::module_& m) {
            "The processed table as an HTML fragment for a notebook; max_rows > 0: only the "
            "first rows, and a line saying how many were left out.")
       .def_static("load", &Results::load, nb::arg("path"),
-                  "Loads a JSON result (from C++ or Python) or a session journal (.jsonl).");
+                  "Loads a JSON or Parquet result (from C++ or Python) or a session journal (.jsonl).");
+  m.def("parquet_config_values", &report::parquet_config_values, nb::arg("path"),
+        "The JSON text of each config's values in a kscope Parquet file.");
   m.attr("SCHEMA_VERSION") = kSchemaVersion;
   m.attr("SLOWDOWN_REASONS") = kSlowdownReasons;
 

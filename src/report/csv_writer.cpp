@@ -7,6 +7,7 @@
 
 #include "core/number_format.hpp"
 #include "core/processed_columns.hpp"
+#include "core/raw_columns.hpp"
 #include "report/findings_table.hpp"
 #include "report/writer.hpp"
 
@@ -45,6 +46,55 @@ std::vector<std::string> params_of(const Results& r, std::size_t config) {
   return out;
 }
 
+// The header of one column of a column table (raw_columns(), processed_columns()): its name, or
+// the parameters' or info collectors' names.
+template <class ColumnField>
+void append_names(const Results& results, const char* name, const ColumnField& column,
+                  const std::vector<std::string>& info_columns, std::vector<std::string>* header) {
+  if (std::holds_alternative<ParameterColumns>(column)) {
+    header->insert(header->end(), results.parameters().begin(), results.parameters().end());
+  } else if (std::holds_alternative<InfoColumns>(column)) {
+    header->insert(header->end(), info_columns.begin(), info_columns.end());
+  } else {
+    header->emplace_back(name);
+  }
+}
+
+// The CSV cells of one column of a column table (raw_columns(), processed_columns()) in `row`:
+// one, or the parameters' or info collectors' group; `missing` says how an absent text is written.
+template <class Row, class ColumnField>
+void append_cells(const Results& results, const Row& row, const ColumnField& column,
+                  ColumnMissing missing, std::size_t info_columns, std::vector<std::string>* f) {
+  const auto& m = results.metadata();
+  std::visit(
+      [&](const auto& field) {
+        using F = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<F, ParameterColumns>) {
+          for (auto& v : params_of(results, row.config)) f->push_back(std::move(v));
+        } else if constexpr (std::is_same_v<F, InfoColumns>) {
+          append_info(row.info, info_columns, f);
+        } else if constexpr (std::is_same_v<F, std::string Metadata::*>) {
+          f->push_back(m.*field);
+        } else if constexpr (std::is_same_v<F, long long Metadata::*>) {
+          f->push_back(std::to_string(m.*field));
+        } else if constexpr (std::is_same_v<F, std::string Row::*>) {
+          f->push_back(row.*field);
+        } else if constexpr (std::is_same_v<F, double Row::*>) {
+          f->push_back(num(row.*field));
+        } else if constexpr (std::is_same_v<F, std::size_t Row::*>) {
+          f->push_back(std::to_string(row.*field));
+        } else if constexpr (std::is_same_v<F, std::optional<double> Row::*>) {
+          f->push_back(row.*field ? num(*(row.*field)) : "");
+        } else if constexpr (std::is_same_v<F, std::optional<bool> Row::*>) {
+          f->push_back(row.*field ? (*(row.*field) ? "True" : "False") : "");
+        } else {
+          f->push_back(row.*field ? *(row.*field)
+                                  : missing == ColumnMissing::kFalse ? "False" : "");
+        }
+      },
+      column);
+}
+
 }  // namespace
 
 std::string csv_field(const std::string& text) {
@@ -58,69 +108,34 @@ std::string csv_field(const std::string& text) {
 }
 
 void write_raw_csv(const Results& results, std::ostream& out) {
-  const auto& m = results.metadata();
-  std::vector<std::string> header = {"Annotation", "Value", "Metric", "Kernel", "GPU",
-                                     "Host", "ComputeClock", "MemoryClock", "Unit"};
-  for (auto& c : raw_info_columns(results.info_columns())) header.push_back(std::move(c));
-  for (const auto& p : results.parameters()) header.push_back(p);
+  const auto info_columns = raw_info_columns(results.info_columns());
+  std::vector<std::string> header;
+  for (const auto& c : raw_columns()) append_names(results, c.name, c.field, info_columns, &header);
   write_row(out, header);
+  std::vector<std::string> f;
   for (const auto& r : results.raw()) {
-    std::vector<std::string> f = {r.annotation, num(r.value), r.metric, r.kernel, m.gpu, m.host,
-                                  std::to_string(m.compute_clock), std::to_string(m.memory_clock),
-                                  r.unit.value_or("")};
-    append_info(r.info, results.info_columns().size(), &f);
-    for (auto& p : params_of(results, r.config)) f.push_back(std::move(p));
+    f.clear();
+    for (const auto& c : raw_columns()) {
+      append_cells(results, r, c.field, ColumnMissing::kNone, info_columns.size(), &f);
+    }
     write_row(out, f);
   }
 }
 
 void write_processed_csv(const Results& results, std::ostream& out) {
-  const auto& m = results.metadata();
   const auto info_columns = processed_info_columns(results.info_columns());
   std::vector<const ProcessedColumn*> columns;
   std::vector<std::string> header;
   for (const auto& c : processed_columns()) {
     if (!is_shown(c, results)) continue;
     columns.push_back(&c);
-    if (std::holds_alternative<ParameterColumns>(c.field)) {
-      header.insert(header.end(), results.parameters().begin(), results.parameters().end());
-    } else if (std::holds_alternative<InfoColumns>(c.field)) {
-      header.insert(header.end(), info_columns.begin(), info_columns.end());
-    } else {
-      header.emplace_back(c.name);
-    }
+    append_names(results, c.name, c.field, info_columns, &header);
   }
   write_row(out, header);
   for (const auto& p : results.processed()) {
     std::vector<std::string> f;
     for (const ProcessedColumn* c : columns) {
-      std::visit(
-          [&](const auto& field) {
-            using F = std::decay_t<decltype(field)>;
-            if constexpr (std::is_same_v<F, ParameterColumns>) {
-              for (auto& v : params_of(results, p.config)) f.push_back(std::move(v));
-            } else if constexpr (std::is_same_v<F, InfoColumns>) {
-              append_info(p.info, info_columns.size(), &f);
-            } else if constexpr (std::is_same_v<F, std::string Metadata::*>) {
-              f.push_back(m.*field);
-            } else if constexpr (std::is_same_v<F, long long Metadata::*>) {
-              f.push_back(std::to_string(m.*field));
-            } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
-              f.push_back(p.*field);
-            } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
-              f.push_back(num(p.*field));
-            } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
-              f.push_back(std::to_string(p.*field));
-            } else if constexpr (std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
-              f.push_back(p.*field ? num(*(p.*field)) : "");
-            } else if constexpr (std::is_same_v<F, std::optional<bool> ProcessedRow::*>) {
-              f.push_back(p.*field ? (*(p.*field) ? "True" : "False") : "");
-            } else {
-              f.push_back(p.*field ? *(p.*field)
-                                   : c->missing == ColumnMissing::kFalse ? "False" : "");
-            }
-          },
-          c->field);
+      append_cells(results, p, c->field, c->missing, info_columns.size(), &f);
     }
     write_row(out, f);
   }

@@ -11,6 +11,7 @@
 #include "report/journal.hpp"
 #include "report/json_result.hpp"
 #include "report/json_codec.hpp"
+#include "report/parquet_result.hpp"
 #include "report/svg_plot.hpp"
 #include "report/writer.hpp"
 #include "kscope/errors.hpp"
@@ -37,7 +38,7 @@ std::string whole_file(std::ifstream& in, const std::string& path) {
 }
 
 std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream out(path);
+  std::ofstream out(path, std::ios::binary);
   if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
   return out;
 }
@@ -115,6 +116,13 @@ void Results::write_json(const std::string& path) const { write("json", path); }
 Results Results::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
+  // A Parquet file starts with its magic bytes, whatever its name.
+  std::string head(4, '\0');
+  in.read(&head[0], 4);
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (report::starts_as_parquet(head)) return report::load_parquet(path);
+  in.clear();
+  in.seekg(0);
   // A journal starts with a one-line header whose kind says so; its reader reads it line by line.
   std::string first_line;
   std::getline(in, first_line);

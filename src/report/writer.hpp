@@ -28,6 +28,7 @@ struct Writer {
   /// Writes the whole document to `out`; throws kscope::Error for what it cannot write.
   void (*write)(const WriteInput& in, std::ostream& out);
   bool compares = false;    ///< writes a compare table when given a baseline (WriteInput::compare)
+  bool binary = false;      ///< writes bytes, not text: to a file, never as text or to a terminal
 };
 
 /// Every registered writer, in registry order.
@@ -37,5 +38,8 @@ struct Writer {
 /// InvalidArgument naming the formats that compare when `compare` is set and `writer` does not
 /// compare (a baseline it would ignore without a word).
 void check_compare(const Writer& writer, const Results* compare);
+/// InvalidArgument when `writer` is binary: "format 'parquet' writes a binary file: give it a
+/// file (...)". `where` says what asked for text ("as text", "to a terminal").
+void check_text(const Writer& writer, const std::string& where);
 
 }  // namespace kscope::report

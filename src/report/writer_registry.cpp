@@ -12,6 +12,7 @@
   X(kRawCsvWriter)        \
   X(kFindingsCsvWriter)   \
   X(kJsonWriter)          \
+  X(kParquetWriter)       \
   X(kTraceWriter)         \
   X(kHtmlWriter)          \
   X(kMarkdownWriter)
@@ -48,6 +49,14 @@ void check_compare(const Writer& writer, const Results* compare) {
   throw InvalidArgument("format '" + std::string(writer.name) +
                         "' has no compare table: a baseline (kscope show --compare, compare=) "
                         "applies to " + names + " only. Leave it out, or choose one of those.");
+}
+
+void check_text(const Writer& writer, const std::string& where) {
+  if (!writer.binary) return;
+  throw InvalidArgument("format '" + std::string(writer.name) + "' writes a binary file, not " +
+                        "text: it cannot be written " + where + ". Write it to a file (kscope " +
+                        "show -f " + writer.name + " -o FILE, write(\"" + writer.name +
+                        "\", path))");
 }
 
 }  // namespace kscope::report

@@ -27,7 +27,9 @@ GOLDEN = os.path.join(ROOT, "tests", "fixtures", "golden")
 SWEEP = os.path.join(GOLDEN, "plot", "vadd_sweep.json")
 TELEMETRY = os.path.join(GOLDEN, "python", "cpp_telemetry.json")
 IMAGES = os.path.join(ROOT, "docs", "images")
-FORMATS = ["table", "csv", "raw-csv", "findings-csv", "json", "trace", "html", "md"]
+FORMATS = ["table", "csv", "raw-csv", "findings-csv", "json", "parquet", "trace", "html", "md"]
+#: The formats that write text (render gives it); "parquet" writes a binary file.
+TEXT_FORMATS = [f for f in FORMATS if f != "parquet"]
 needs_chromium = pytest.mark.skipif(browser.chromium() is None, reason=browser.SKIP_REASON)
 
 
@@ -79,11 +81,11 @@ def cpu_session(monkeypatch, tmp_path):
 
 def test_output_formats_lists_every_registered_format():
     assert [f.name for f in kscope.output_formats()] == FORMATS
-    assert kscope.output_formats()[5] == kscope.OutputFormat(
+    assert kscope.output_formats()[6] == kscope.OutputFormat(
         "trace", ".json", "the session as a Perfetto / Chrome trace (ui.perfetto.dev, chrome://tracing)")
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
 def test_every_format_from_a_saved_result(fmt, tmp_path):
     results = kscope.load(SWEEP)
     path = tmp_path / f"out-{fmt}"
@@ -108,7 +110,7 @@ def test_unknown_format_is_an_invalid_argument_naming_the_formats(tmp_path):
     with pytest.raises(InvalidArgumentError) as e:
         kscope.load(SWEEP).write("pdf", tmp_path / "x.pdf")
     assert str(e.value) == ("unknown output format 'pdf' (expected one of: table, csv, raw-csv, "
-                            "findings-csv, json, trace, html, md)")  # fmt: skip
+                            "findings-csv, json, parquet, trace, html, md)")  # fmt: skip
     assert not (tmp_path / "x.pdf").exists()
 
 
@@ -134,7 +136,7 @@ def test_format_that_is_no_str_is_a_type_error_naming_the_formats(call, tmp_path
     with pytest.raises(TypeError) as e:
         results.write(None, tmp_path / "x") if call == "write" else results.render(None)
     assert str(e.value) == ("format must be a str (one of: table, csv, raw-csv, findings-csv, "
-                            "json, trace, html, md), got None")  # fmt: skip
+                            "json, parquet, trace, html, md), got None")  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", ["html", "json"])
@@ -201,6 +203,9 @@ def test_cli_reaches_every_format(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "kscope", "show", SWEEP, "--format", fmt,
                                "-o", str(tmp_path / fmt)], capture_output=True, text=True)  # fmt: skip
         assert proc.returncode == 0, proc.stderr
+        if fmt == "parquet":
+            assert kscope.load(tmp_path / fmt).render("json") == kscope.load(SWEEP).render("json")
+            continue
         assert (tmp_path / fmt).read_text() == kscope.load(SWEEP).render(fmt) or fmt == "json"
 
 

@@ -595,13 +595,21 @@ def _header(path: str) -> dict[str, Any]:
         return document
 
 
+def _is_parquet(path: str) -> bool:
+    with open(path, "rb") as f:
+        return f.read(4) == b"PAR1"
+
+
 def read_config_values(path: str, count: int) -> list[tuple[Any, ...]] | None:
-    """The configs' values of a result or journal file as Python objects, or None when the
-    file does not hold ``count`` configs with values."""
+    """The configs' values of a result (JSON or Parquet) or journal file as Python objects, or
+    None when the file does not hold ``count`` configs with values."""
     try:
-        configs = _header(path).get("configs", [])
-        rows = [tuple(c["values"]) for c in configs]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        if _is_parquet(path):
+            texts = native.parquet_config_values(path)  # one parse of them all: 1e6 configs
+            rows = [tuple(values) for values in json.loads("[" + ",".join(texts) + "]")]
+        else:
+            rows = [tuple(c["values"]) for c in _header(path).get("configs", [])]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, ProfilerException):
         return None
     return rows if len(rows) == count else None
 
@@ -687,7 +695,8 @@ class ProfileResults:
         """Writes the result to ``path`` in one of :func:`output_formats` (docs/outputs.md):
         ``"trace"`` (a Perfetto / Chrome trace of the session), ``"html"`` (a self-contained
         report with one plot per metric), ``"md"`` (markdown), ``"json"`` (as :meth:`to_json`),
-        ``"csv"``, ``"raw-csv"``, ``"findings-csv"`` or ``"table"``. ``compare``: a second
+        ``"parquet"`` (the raw table for ``pandas.read_parquet``, with the whole result inside
+        for :func:`load`), ``"csv"``, ``"raw-csv"``, ``"findings-csv"`` or ``"table"``. ``compare``: a second
         result, the baseline of the compare table of ``"html"`` and ``"md"``. ``full_paths``:
         the options table of ``"html"`` and ``"md"`` with absolute paths in full instead of
         ``.../<last part>``.
@@ -702,12 +711,22 @@ class ProfileResults:
         if format == "json":
             self.to_json(path)  # with the configs' Python values
             return
+        if format == "parquet":  # the same
+            if other is not None:  # the engine refuses it, naming the formats that compare
+                self._results.write(format, os.fspath(path), other, full_paths)
+            self._results.write_parquet(os.fspath(path), config_values_json(self._configs))
+            return
         self._results.write(format, os.fspath(path), other, full_paths)
 
     def render(
         self, format: str, compare: ProfileResults | None = None, *, full_paths: bool = False
     ) -> str:
-        """The text :meth:`write` would write in ``format`` (e.g. ``"md"`` for an issue)."""
+        """The text :meth:`write` would write in ``format`` (e.g. ``"md"`` for an issue).
+
+        Raises:
+            InvalidArgumentError: ``format`` is not a registered format, or writes a binary
+                file (``"parquet"``: use :meth:`write`).
+        """
         other = _write_arguments(format, compare)
         if format == "json":
             return str(self._results.to_json(config_values_json(self._configs))) + "\n"
@@ -820,8 +839,8 @@ def load(
     allow_missing: bool = False,
 ) -> ProfileResults:
     """Reads a saved result back: a JSON file written by :meth:`ProfileResults.to_json` or by
-    a C++ program (``Results::write_json``), or a session journal (``.jsonl``), finished or
-    not. Lists and dicts in configs come back as lists and dicts; tuples as lists.
+    a C++ program (``Results::write_json``), a Parquet file (``write("parquet", path)``; told by
+    its first bytes, whatever its name), or a session journal (``.jsonl``), finished or not. Lists and dicts in configs come back as lists and dicts; tuples as lists.
 
     With several paths, they are the shards of one sweep (``shard=``, docs/scale-out.md) and
     are merged into the result of the whole sweep (``kscope::merge``): a config measured by two

@@ -14,10 +14,11 @@
 
 namespace kscope::cupti {
 
-/// What the device holds when the first save comes (cudaMemGetInfo).
+/// What the device holds when the first save comes (cudaMemGetInfo), and what the host has left.
 struct DeviceMemory {
   std::size_t used = 0;  ///< total - free: this process's allocations, its context, other processes
   std::size_t free = 0;
+  std::size_t host_available = 0;  ///< the host's MemAvailable, bytes (0: unknown)
 };
 
 /// Bytes per second of one save within device memory (16 GiB in 11.9 ms on an H200).
@@ -37,7 +38,18 @@ struct CheckpointEstimate {
 [[nodiscard]] CheckpointEstimate estimate_checkpoint(const DeviceMemory& memory);
 
 /// The warning before the first pass, or "" when one save is estimated at kWarnSaveSeconds or
-/// less; `measured_runs`: saves the sweep will make (configs x runs).
+/// less; `measured_runs`: saves the sweep will make (configs x runs). A copy bound for host memory
+/// that is larger than the host's MemAvailable is said to risk failing: not an error, since a
+/// virtual machine's memory may grow as it is used (MemAvailable understates it there).
 [[nodiscard]] std::string checkpoint_warning(const DeviceMemory& memory, std::size_t measured_runs);
+
+/// The error for a save that CUPTI refused for memory (CUPTI_ERROR_OUT_OF_MEMORY).
+[[nodiscard]] std::string checkpoint_out_of_memory(const DeviceMemory& memory);
+
+/// The host's MemAvailable from /proc/meminfo, bytes (0 when it cannot be read).
+[[nodiscard]] std::size_t host_available_memory();
+
+/// The current device's memory (cudaMemGetInfo) and the host's MemAvailable, now.
+[[nodiscard]] DeviceMemory current_device_memory();
 
 }  // namespace kscope::cupti

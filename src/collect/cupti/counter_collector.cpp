@@ -22,7 +22,6 @@
 #include "core/annotation_registry.hpp"
 #include "core/number_format.hpp"
 #include "core/host_clock.hpp"
-#include "cuda/device.hpp"
 
 namespace kscope::cupti {
 namespace {
@@ -98,10 +97,12 @@ CounterCollector::CounterCollector(const SessionInfo& info) : log_(*info.options
     // Before the first pass: a footprint whose save takes seconds (one that cannot fit twice on
     // the device goes to host memory: 182 s for 3 runs at 110 GB on an H200) is named then.
     const std::size_t measured_runs = info.num_configs * static_cast<std::size_t>(std::max(opt.runs, 1));
+    // A copy that goes to host memory is kept and saved over, not allocated there again per run.
     checkpoint_ = std::make_unique<CuptiCheckpoint>(context, [this, measured_runs] {
-      const cuda::MemoryInfo m = cuda::current_memory_info();
-      const std::string warning = checkpoint_warning({m.total - m.free, m.free}, measured_runs);
+      const DeviceMemory memory = current_device_memory();
+      const std::string warning = checkpoint_warning(memory, measured_runs);
       if (!warning.empty()) log_.warn(warning);
+      return estimate_checkpoint(memory).on_host;
     });
     step("checkpoint library");
   }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <utility>
 
+#include "collect/cupti/checkpoint_estimate.hpp"
 #include "collect/cupti/cupti_check.hpp"
 #include "core/host_clock.hpp"
 #include "kscope/errors.hpp"
@@ -69,7 +70,7 @@ const Library& library() {
 
 }  // namespace
 
-CuptiCheckpoint::CuptiCheckpoint(void* context, std::function<void()> before_first_save)
+CuptiCheckpoint::CuptiCheckpoint(void* context, BeforeFirstSave before_first_save)
     : before_first_save_(std::move(before_first_save)) {
   (void)library();  // fail here, before any run, when the library is missing
   using cp::CUpti_Checkpoint;  // named unqualified by CUpti_Checkpoint_STRUCT_SIZE
@@ -92,15 +93,20 @@ void CuptiCheckpoint::release() noexcept {
 }
 
 void CuptiCheckpoint::save() {
-  if (saves_ == 0 && before_first_save_) before_first_save_();
-  const auto t0 = std::chrono::steady_clock::now();
   auto* c = static_cast<cp::CUpti_Checkpoint*>(handle_);
-  if (saved_) {
+  if (saves_ == 0 && before_first_save_) {
+    keep_copy_ = before_first_save_();
+    c->allowOverwrite = keep_copy_ ? 1 : 0;  // read by CUPTI at the first save
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  if (saved_ && !keep_copy_) {
     // Saving over a checkpoint (allowOverwrite) cost twice a fresh save on the H200.
     KSCOPE_CUPTI_CHECK(library().release(c));
     saved_ = false;
   }
-  KSCOPE_CUPTI_CHECK(library().save(c));
+  const CUptiResult status = library().save(c);
+  if (status == CUPTI_ERROR_OUT_OF_MEMORY) throw ToolError(checkpoint_out_of_memory(current_device_memory()));
+  KSCOPE_CUPTI_CHECK(status);
   saved_ = true;
   ++saves_;
   save_ms_ += ms_since(t0);

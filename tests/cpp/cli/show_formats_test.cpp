@@ -21,7 +21,7 @@ TEST(ShowFormats, EveryFormatWritesToStandardOutput) {
   const std::pair<const char*, const char*> expected[] = {
       {"table", "kscope results: vadd #0"}, {"csv", "Annotation,Metric,n,dtype,AvgValue"},
       {"raw-csv", "Annotation,Value,Metric"}, {"findings-csv", "Check,Kind,Category"},
-      {"json", "\"kind\": \"kscope.results\""}, {"trace", "{\"traceEvents\": ["},
+      {"json", "\"kind\": \"kscope.results\""}, {"parquet", "PAR1"}, {"trace", "{\"traceEvents\": ["},
       {"html", "<!DOCTYPE html>"}, {"md", "## kscope: vadd #0"}};
   for (const auto& [format, start] : expected) {
     const auto r = kscope_cli("show " + kResult + " --format " + format);
@@ -71,7 +71,7 @@ TEST(ShowFormats, CompareAddsTheCompareTable) {
 TEST(ShowFormats, UnknownFormatIsAUsageErrorListingTheFormats) {
   const auto r = kscope_cli("show " + kResult + " --format pdf");
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(has(r.err, "--format: pdf not in {table,csv,raw-csv,findings-csv,json,trace,html,md}"))
+  EXPECT_TRUE(has(r.err, "--format: pdf not in {table,csv,raw-csv,findings-csv,json,parquet,trace,html,md}"))
       << r.err;
 }
 

@@ -59,7 +59,7 @@ TEST(WritersTest, RegistryListsEveryFormatInOrder) {
     EXPECT_FALSE(f.description.empty()) << f.name;
   }
   EXPECT_EQ(names, (std::vector<std::string>{"table", "csv", "raw-csv", "findings-csv", "json",
-                                             "trace", "html", "md"}));
+                                             "parquet", "trace", "html", "md"}));
 }
 
 TEST(WritersTest, UnknownFormatIsInvalidArgumentNamingTheFormats) {
@@ -69,7 +69,7 @@ TEST(WritersTest, UnknownFormatIsInvalidArgumentNamingTheFormats) {
     FAIL() << "no error";
   } catch (const InvalidArgument& e) {
     EXPECT_STREQ(e.what(), "unknown output format 'pdf' (expected one of: table, csv, raw-csv, "
-                           "findings-csv, json, trace, html, md)");
+                           "findings-csv, json, parquet, trace, html, md)");
   }
   EXPECT_FALSE(std::ifstream(dir + "r.pdf").good()) << "the file is not created";
 }

@@ -46,5 +46,34 @@ TEST(CheckpointEstimateTest, OnlyEstimatesAboveAFewSecondsAreWarnedAbout) {
   EXPECT_EQ(checkpoint_warning({over, over}, 1), "");  // the same on the device: 2 ms
 }
 
+TEST(CheckpointEstimateTest, ACopyLargerThanTheHostsAvailableMemoryIsSaidToRiskFailing) {
+  // 130 GB held on a 141 GB H200 whose host has 120 GB available.
+  const std::string w = checkpoint_warning({130 * kGB, 11 * kGB, 120 * kGB}, 2);
+  EXPECT_NE(w.find("restores not counted; the host has 120 GB of memory available for it, so the "
+                   "save may fail. Use metric_replay 'application'"),
+            std::string::npos) << w;
+  // Room on the host, on the device, or the host's memory unknown: no such clause.
+  for (const DeviceMemory m : {DeviceMemory{110 * kGB, 30 * kGB, 120 * kGB}, DeviceMemory{130 * kGB, 11 * kGB, 0}}) {
+    EXPECT_EQ(checkpoint_warning(m, 2).find("may fail"), std::string::npos);
+  }
+}
+
+TEST(CheckpointEstimateTest, ASaveCuptiRefusesForMemoryNamesTheFootprint) {
+  EXPECT_EQ(checkpoint_out_of_memory({130 * kGB, 11 * kGB, 2 * kGB}),
+            "metric_replay 'checkpoint' could not save the device's memory: CUPTI found no room "
+            "for the copy (CUPTI_ERROR_OUT_OF_MEMORY) with 130 GB in use and 11.0 GB free on the "
+            "device and 2.00 GB of host memory available. Use metric_replay 'application' (no "
+            "save; the benchmark must not depend on what earlier executions left in memory), or "
+            "hold less device memory during the sweep (free caches, e.g. "
+            "torch.cuda.empty_cache(), or a smaller footprint).");
+  EXPECT_NE(checkpoint_out_of_memory({130 * kGB, 11 * kGB, 0}).find("an unknown amount of host memory"),
+            std::string::npos);
+}
+
+TEST(CheckpointEstimateTest, TheHostsAvailableMemoryIsRead) {
+  // Linux has MemAvailable since 3.14; this machine's is more than a megabyte.
+  EXPECT_GT(host_available_memory(), std::size_t{1} << 20);
+}
+
 }  // namespace
 }  // namespace kscope::cupti

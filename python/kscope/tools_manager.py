@@ -15,22 +15,33 @@ from __future__ import annotations
 
 import shutil
 from enum import Enum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .utils import warn
 from ._native import native
 from .exceptions import NCU_NOT_AVAILABLE_MSG, NCUNotAvailableError, NotSupportedError, ToolError
 
+if TYPE_CHECKING:
+    # What type checkers see. At run time the members are the engine's tool registry, one per
+    # tool in its order (below); tests/python/test_tools.py checks that these are the same.
 
-class Tool(str, Enum):
-    """The collection tools; the value is the engine's tool name."""
+    class Tool(str, Enum):
+        CUPTI = "cupti"
+        NCU = "ncu"
+        SANITIZER = "sanitizer"
 
-    CUPTI = "cupti"
-    NCU = "ncu"
-    SANITIZER = "sanitizer"
+else:
+    Tool = Enum(
+        "Tool",
+        [(name.upper(), name) for name in native.available_tools()],
+        type=str,
+        module=__name__,
+        qualname="Tool",
+    )
+    Tool.__doc__ = "The collection tools; the value is the engine's tool name."
 
-
-#: What ``tool=`` accepts besides a :class:`Tool`: a member's value or name.
+#: What ``tool=`` accepts besides a :class:`Tool`: a member's value or name (for type checkers;
+#: at run time any tool of the engine's is accepted).
 ToolName = Literal["cupti", "ncu", "sanitizer", "CUPTI", "NCU", "SANITIZER"]
 
 _active_tool: Tool | None = None

@@ -154,8 +154,8 @@ Timing time_without_device(const std::function<void()>& fn, const TimeOptions& o
       g_launched = nullptr;
     }
   } unset;
-  StepTimes steps(options.verbosity >= Verbosity::kDebug);
-  return time_session(fn, options, session_options(options), collector, environment, 0, steps);
+  HostTimes times(options.verbosity >= Verbosity::kDebug);
+  return time_session(fn, options, session_options(options), collector, environment, 0, times);
 }
 
 void launch_test_kernel(const std::string& name, double ns) {

@@ -28,7 +28,7 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   const Options& opt = sweep.options;
   const Logger log(opt);
   InProcessTool tool;
-  tool.steps = StepTimes(log.debug_enabled());
+  tool.times = HostTimes(log.debug_enabled());
   tool.metadata.gpu = "none (CPU test session)";
   tool.metadata.host = "localhost";
   tool.metadata.tool = sweep.tool->name;

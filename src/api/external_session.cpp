@@ -37,7 +37,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
       have_metadata = true;
     }
     if (!part.output.runs.empty() || !part.output.records.empty()) {
-      journal->append(part.output.runs, part.output.records);
+      journal->append(part.output.runs, part.output.records.all());
     }
     for (const auto& f : part.output.failures) journal->append_failure(f);
     if (!part.findings.empty()) journal->append_findings(part.findings);
@@ -64,7 +64,7 @@ Results profile_external(const ToolEntry& tool, std::string_view name, int id,
   d.metadata.shard_index = static_cast<int>(plan.shard.index);
   d.metadata.shard_count = static_cast<int>(plan.shard.count);
   d.findings = std::move(run.findings);
-  d.checked = external->checks();
+  d.checked = tool.checks;
   d.metadata.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   log.info("Profiling completed successfully !");

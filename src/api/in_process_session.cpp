@@ -46,25 +46,19 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
   const Logger log(opt);
   const std::vector<Config>& to_measure = plan.to_measure;
   std::unique_ptr<report::JournalWriter> journal;
-  StepTimes& steps = tool.steps;
+  HostTimes& times = tool.times;
   const std::string prefix =
       start_session(&d, to_measure, resume ? &*resume : nullptr, log, &journal);
-  steps.lap("journal open");
+  times.step("journal open");
   thermal::RunMonitor& monitor = *tool.monitor;
   MonitoredEnvironment environment(*tool.environment, monitor);
   journal->set_telemetry_source([&] { return monitor.drain(); });
   Session session(*tool.collector, environment, journal.get(), log);
-  session.set_step_times(&steps);
+  session.set_host_times(&times);
   const SessionInfo info{d.name, d.id, to_measure.size(), &opt, tool.device, prefix,
                          tool.environment.get()};
   const auto t0 = std::chrono::steady_clock::now();
   Session::Output out;
-  // The journal's last line reads out's records on its thread (RunSink::append_last): however
-  // this function ends, the journal is written before they go.
-  struct SettleJournal {
-    report::JournalWriter& journal;
-    ~SettleJournal() { journal.settle(); }
-  } settle_journal{*journal};
   if (!to_measure.empty()) {
     // Ranks sharing a GPU measure one after another, and so do sessions reading its counters.
     auto lock = lock_for_shard(plan.shard, d.metadata.uuid, log);
@@ -92,13 +86,13 @@ Results run_in_process(std::string_view name, int id, const std::vector<Config>&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   log.info("Profiling completed successfully !");
   monitor.finish();
-  steps.lap("telemetry stop");
+  times.step("telemetry stop");
 
   d.telemetry = monitor.telemetry();
   if (resume) {
     d.telemetry.insert(d.telemetry.begin(), resume->telemetry.begin(), resume->telemetry.end());
   }
-  return end_session(std::move(d), out, resume ? &*resume : nullptr, *journal, prefix, log, &steps);
+  return end_session(std::move(d), out, resume ? &*resume : nullptr, *journal, prefix, log, &times);
 }
 
 }  // namespace kscope

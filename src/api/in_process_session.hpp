@@ -12,7 +12,7 @@
 #include "core/collector.hpp"
 #include "core/logger.hpp"
 #include "core/run_environment.hpp"
-#include "core/step_times.hpp"
+#include "core/host_times.hpp"
 #include "kscope/profile.hpp"
 #include "thermal/run_monitor.hpp"
 
@@ -25,7 +25,7 @@ struct InProcessTool {
   std::unique_ptr<Collector> collector;           ///< the tool
   std::unique_ptr<RunEnvironment> environment;    ///< cache flush, synchronisation
   std::unique_ptr<thermal::RunMonitor> monitor;   ///< thermal guard and telemetry
-  StepTimes steps;  ///< the fixed steps so far (validation, device, tool, ...), for DEBUG
+  HostTimes times;  ///< the call's host times: its fixed steps so far (validation, device, ...)
 };
 
 /// Runs session (`name`, `id`) of the sweep `configs` over `plan.to_measure` with `tool`,

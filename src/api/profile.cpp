@@ -23,7 +23,7 @@ bool device_available(std::string* reason) { return cuda::device_available(reaso
 
 Results profile(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
                 const Options& options) {
-  StepTimes steps(options.verbosity >= Verbosity::kDebug);  // page faults only for DEBUG
+  HostTimes times(options.verbosity >= Verbosity::kDebug);  // page faults only for DEBUG
   CheckedSweep sweep = check_sweep(name, std::move(configs), fn, options, next_session_id);
   const ToolEntry& tool = *sweep.tool;
   const int id = sweep.id;
@@ -46,20 +46,20 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
 
   thermal::preload_nvml();  // overlaps the device, metadata and tool set-up below
   InProcessTool parts;
-  parts.steps = steps;
-  parts.steps.lap("validation and plan");
+  parts.times = times;
+  parts.times.step("validation and plan");
   if (shard.local_rank) cuda::select_device(*shard.local_rank);
   parts.device = cuda::require_device();
-  parts.steps.lap("device");
+  parts.times.step("device");
   parts.metadata = cuda::device_metadata(parts.device);
-  parts.steps.lap("metadata");
+  parts.times.step("metadata");
   parts.collector = tool.make(opt);
   parts.metadata.tool = tool.name;
   parts.metadata.tool_version = parts.collector->version();
   if (tool.duration_definition) parts.metadata.duration_definition = tool.duration_definition(opt);
-  parts.steps.lap("tool");
+  parts.times.step("tool");
   parts.environment = std::make_unique<cuda::GpuRunEnvironment>(parts.device, opt);
-  parts.steps.lap("cache flush buffer");
+  parts.times.step("cache flush buffer");
   // Before each run: thermal guard, then telemetry; the environment flushes the cache at every
   // annotated region's entry. Made here, before the tool's begin sets CUPTI up. Made after it,
   // so that NVML's load overlapped CUPTI's set-up, a cache_control "none" sweep whose benchmark
@@ -67,7 +67,7 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   // (H200, 2026-12-02, bench/RESULTS.md).
   const Logger log(opt);  // the monitor's, for as long as the session runs
   parts.monitor = thermal::RunMonitor::create(opt, log);
-  parts.steps.lap("NVML and telemetry");
+  parts.times.step("NVML and telemetry");
   return run_in_process(name, id, sweep.configs, fn, opt, std::move(plan), std::move(parts));
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -69,7 +70,7 @@ std::unique_ptr<report::JournalWriter> open_journal(const Results::Data& d,
                                                     const ResumePlan* resume) {
   if (!resume) return std::make_unique<report::JournalWriter>(d.journal_path, d);
   auto journal = std::make_unique<report::JournalWriter>(d.journal_path + ".resuming", d);
-  journal->append(resume->carried.runs, resume->carried.records, resume->telemetry);
+  journal->append(resume->carried.runs, resume->carried.records.all(), resume->telemetry);
   journal->move_to(d.journal_path);
   return journal;
 }
@@ -77,11 +78,16 @@ std::unique_ptr<report::JournalWriter> open_journal(const Results::Data& d,
 Session::Output merge_resumed(ResumePlan plan, Session::Output measured) {
   Session::Output out = std::move(plan.carried);
   for (auto& r : measured.runs) out.runs.push_back(std::move(r));
-  for (auto& k : measured.records) out.records.push_back(std::move(k));
+  // The measured records are copied while the journal's last line still shares them.
+  std::vector<KernelRecord> records = std::move(out.records).take();
+  std::vector<KernelRecord> fresh = std::move(measured.records).take();
+  records.insert(records.end(), std::make_move_iterator(fresh.begin()),
+                 std::make_move_iterator(fresh.end()));
   out.failures = std::move(measured.failures);
   auto by_run = [](const auto& a, const auto& b) { return a.run < b.run; };
   std::stable_sort(out.runs.begin(), out.runs.end(), by_run);
-  std::stable_sort(out.records.begin(), out.records.end(), by_run);
+  std::stable_sort(records.begin(), records.end(), by_run);
+  out.records = std::move(records);
   return out;
 }
 

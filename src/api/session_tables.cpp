@@ -38,8 +38,8 @@ void fill_tables(Session::Output& out, const Logger& log, Results::Data* d) {
   d->failures = std::move(out.failures);
   d->stops = std::move(out.stops);
   d->timeline.phases = std::move(out.phases);
-  d->timeline.kernels = kernel_spans(out.records);
-  build_tables(out.records, std::move(out.runs), d);
+  d->timeline.kernels = kernel_spans(out.records.all());
+  build_tables(out.records.all(), std::move(out.runs), d);
   if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));
 }
 
@@ -57,23 +57,20 @@ std::string start_session(Results::Data* d, const std::vector<Config>& to_measur
 
 Results end_session(Results::Data d, Session::Output& out, ResumePlan* resume,
                     report::JournalWriter& journal, const std::string& prefix, const Logger& log,
-                    StepTimes* steps) {
-  if (resume) {
-    journal.finish();  // before the merge moves the records its last line reads
-    out = merge_resumed(std::move(*resume), std::move(out));
-  }
+                    HostTimes* times) {
+  if (resume) out = merge_resumed(std::move(*resume), std::move(out));
   fill_tables(out, log, &d);
-  if (steps) steps->lap("tables");
+  if (times) times->step("tables");
   journal.finish();  // the journal's last line was written meanwhile
-  if (steps) steps->lap("journal finish");
+  if (times) times->step("journal finish");
   if (auto warning = throttle_warning(summarize_telemetry(d.telemetry), d.configs)) {
     log.warn(*warning);
   }
   Results results(std::move(d));
   write_csv_files(results, prefix, log);
-  if (steps) {
-    steps->lap("csv");
-    log.debug(steps->summary());
+  if (times) {
+    times->step("csv");
+    log.debug(times->fixed_cost_summary());
   }
   return results;
 }

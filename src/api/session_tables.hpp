@@ -10,7 +10,7 @@
 #include "core/logger.hpp"
 #include "api/resume.hpp"
 #include "core/session.hpp"
-#include "core/step_times.hpp"
+#include "core/host_times.hpp"
 #include "report/journal.hpp"
 #include "kscope/results.hpp"
 
@@ -22,8 +22,8 @@ namespace kscope {
 
 /// The tables of a finished session (core/result_tables.hpp) with its failed configs in
 /// d->failures (set d->telemetry first); warns with failure_summary() when configs failed. Takes
-/// what `out` holds but its records, which it only reads (the journal's thread may still read
-/// them too).
+/// what `out` holds but its records, which it only reads (the journal's last line may still read
+/// them too: it shares them).
 void fill_tables(Session::Output& out, const Logger& log, Results::Data* d);
 
 /// The start of every session's files, whichever tool measures: resolves the output prefix
@@ -35,12 +35,13 @@ void fill_tables(Session::Output& out, const Logger& log, Results::Data* d);
 
 /// The end of every measuring session, in process or under an external tool, once `d` holds its
 /// metadata and telemetry (what `resume` carried over included): puts what `resume` (may be null)
-/// carried over in front of `out` (once `journal` has written its last line, which reads out's
-/// records), fills the tables from `out` as fill_tables does, waits for the journal, warns of
+/// carried over in front of `out`, fills the tables from `out` as fill_tables does while
+/// `journal` writes its last line, waits for the journal, warns of
 /// throttled runs and, with Options::output_csv, writes the raw and processed CSV files under
-/// `prefix`. With `steps`, laps "tables", "journal finish" and "csv" and prints them at DEBUG.
+/// `prefix`. With `times`, adds the fixed steps "tables", "journal finish" and "csv" and prints
+/// the call's fixed cost at DEBUG.
 [[nodiscard]] Results end_session(Results::Data d, Session::Output& out, ResumePlan* resume,
                                   report::JournalWriter& journal, const std::string& prefix,
-                                  const Logger& log, StepTimes* steps = nullptr);
+                                  const Logger& log, HostTimes* times = nullptr);
 
 }  // namespace kscope

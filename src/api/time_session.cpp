@@ -55,7 +55,7 @@ Options session_options(const TimeOptions& t) {
 
 Timing time_session(const std::function<void()>& fn, const TimeOptions& t, const Options& options,
                     Collector& collector, RunEnvironment& environment, int device,
-                    StepTimes& steps) {
+                    HostTimes& times) {
   const auto start = std::chrono::steady_clock::now();
   if (!fn) throw InvalidArgument(t.call_name + ": the callable is empty.");
   if (AnnotationRegistry::instance().current_run()) {
@@ -67,7 +67,7 @@ Timing time_session(const std::function<void()>& fn, const TimeOptions& t, const
   std::vector<Config> configs(1);
   const Logger log(options);
   Session session(collector, environment, nullptr, log);
-  session.set_step_times(&steps);
+  session.set_host_times(&times);
   const SessionInfo info{"time", 0, configs.size(), &options, device, "", &environment};
   const Benchmark call = [&fn, &t](const Config&) {
     if (t.setup) t.setup();
@@ -80,7 +80,7 @@ Timing time_session(const std::function<void()>& fn, const TimeOptions& t, const
   const ExtractionSettings settings{options.metrics, options.ignore_kernel_list,
                                     options.combine_kernel_metrics, config_labels(configs)};
   const std::vector<RawRow> raw =
-      build_raw_rows(extract(out.records, out.runs, settings), options.metrics, {}, configs);
+      build_raw_rows(extract(out.records.all(), out.runs, settings), options.metrics, {}, configs);
   std::vector<ProcessedRow> rows = aggregate(raw, "");
   apply_stops(out.stops, rows);
   Timing timing;
@@ -89,8 +89,8 @@ Timing time_session(const std::function<void()>& fn, const TimeOptions& t, const
   for (const auto& r : raw) timing.values.push_back(r.value);
   timing.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  steps.lap("statistics");
-  if (log.debug_enabled()) log.debug(steps.summary());
+  times.step("statistics");
+  if (log.debug_enabled()) log.debug(times.fixed_cost_summary());
   return timing;
 }
 

@@ -8,7 +8,7 @@
 
 #include "core/collector.hpp"
 #include "core/run_environment.hpp"
-#include "core/step_times.hpp"
+#include "core/host_times.hpp"
 #include "kscope/time.hpp"
 
 namespace kscope {
@@ -21,11 +21,11 @@ namespace kscope {
 /// kscope::time on `collector` (begun and ended by the session) and `environment`, measuring on
 /// CUDA device `device`; `session` is session_options(`options`), made by the caller (time()
 /// needs it before the device's parts). The session's fixed steps are timed after those in
-/// `steps` (time() times its own set-up there first), and at DEBUG printed with the host time
+/// `times` (time() times its own set-up there first), and at DEBUG printed with the host time
 /// per call. Checks what time() promises: an empty callable and a call inside a profile() run
 /// are refused, a callable that launches no kernel is an ExtractionError.
 [[nodiscard]] Timing time_session(const std::function<void()>& fn, const TimeOptions& options,
                                   const Options& session, Collector& collector,
-                                  RunEnvironment& environment, int device, StepTimes& steps);
+                                  RunEnvironment& environment, int device, HostTimes& times);
 
 }  // namespace kscope

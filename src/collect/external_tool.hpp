@@ -31,9 +31,6 @@ class ExternalTool {
   virtual ~ExternalTool() = default;
   /// Version of the external tool (e.g. "2025.3.1.0").
   [[nodiscard]] virtual std::string version() const = 0;
-  /// Whether the tool checks the program instead of measuring it: its findings are the
-  /// session's result, even none (Results::Data::checked).
-  [[nodiscard]] virtual bool checks() const { return false; }
   /// Re-runs the program for session `info` (name, id, options, output prefix) to measure
   /// `configs` (all of the sweep, or what a resumed sweep has left; Config::index() numbers them
   /// in the sweep), hands every finished part to `on_part` and returns all of them together.

@@ -8,6 +8,7 @@
 #include "collect/ncu/ncu_tool.hpp"
 #include "collect/sanitizer/sanitizer_tool.hpp"
 #include "core/option_values.hpp"
+#include "core/tool_checks.hpp"
 #include "core/duration_definition.hpp"
 #include "kscope/errors.hpp"
 
@@ -79,6 +80,7 @@ const std::vector<ToolEntry>& tool_entries() {
     };
     ncu.make_external = &ncu::NcuTool::create;
     ToolEntry sanitizer{"sanitizer", "compute-sanitizer"};  // checks memory, times nothing
+    sanitizer.checks = true;
     sanitizer.check_options = &sanitizer::SanitizerTool::check_options;
     sanitizer.make_external = &sanitizer::SanitizerTool::create;
     return std::vector<ToolEntry>{cupti, ncu, sanitizer};
@@ -111,6 +113,13 @@ void release_tools() noexcept {
   for (const auto& t : tool_entries()) {
     if (t.release) t.release();
   }
+}
+
+bool tool_checks(const std::string& name) {
+  const auto& tools = tool_entries();
+  const auto it = std::find_if(tools.begin(), tools.end(),
+                               [&](const ToolEntry& t) { return t.name == name; });
+  return it != tools.end() && it->checks;
 }
 
 std::vector<std::string> available_tools() {

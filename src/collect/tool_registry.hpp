@@ -26,6 +26,9 @@ struct ToolEntry {
   bool times_kernels = false;
   /// Locks the GPU's clocks (clock_control 'base').
   bool locks_clocks = false;
+  /// Checks the program instead of measuring it: its findings are its result, even none
+  /// (Results::checked(); tool_checks() answers it for the readers of files).
+  bool checks = false;
   /// For a tool that times kernels without locking clocks: why it cannot lock them.
   const char* why_no_clock_locking = nullptr;
   /// What makes its gpu__time_duration.sum values with `options` (Metadata::duration_definition;

@@ -21,7 +21,7 @@ constexpr auto kConfigGap = std::chrono::milliseconds(100);
 // `records`: up to the last of them that a record names. A collector that decodes in batches
 // hands over whole runs in the order they ran, so the runs before that one are complete too
 // (they may have no kernel at all); the runs after it wait.
-std::size_t complete_runs(const std::vector<RunLog>& held, const std::vector<KernelRecord>& records) {
+std::size_t complete_runs(const std::vector<RunLog>& held, const RecordSlice& records) {
   std::vector<RunId> named;
   named.reserve(records.size());
   for (const auto& k : records) named.push_back(k.run);
@@ -73,29 +73,29 @@ void RunRecorder::append(const std::vector<KernelRecord>& records) {
   last_write_ = std::chrono::steady_clock::now();
   if (!sink_) return;
   if (rules_.complete_flushes) {
-    if (writes(records.size())) sink_->append(unstaged_, records);
+    if (writes(records.size())) sink_->append(unstaged_, RecordSlice::copy_of(records));
     return;
   }
-  release(records, false);
+  release(RecordSlice::copy_of(records), false);
 }
 
-void RunRecorder::append_last(const KernelRecord* records, std::size_t count) {
+void RunRecorder::append_last(RecordSlice records) {
   if (!sink_) return;
   if (rules_.complete_flushes) {
-    if (writes(count)) sink_->append_last(unstaged_, records, count);
+    if (writes(records.size())) sink_->append(unstaged_, std::move(records));
     return;
   }
-  release(std::vector<KernelRecord>(records, records + count), true);
+  release(std::move(records), true);
 }
 
-void RunRecorder::release(const std::vector<KernelRecord>& records, bool all) {
+void RunRecorder::release(RecordSlice records, bool all) {
   const auto end = held_runs_.begin() +
                    static_cast<std::ptrdiff_t>(all ? held_runs_.size()
                                                    : complete_runs(held_runs_, records));
   const std::vector<RunLog> runs(std::make_move_iterator(held_runs_.begin()),
                                  std::make_move_iterator(end));
   held_runs_.erase(held_runs_.begin(), end);
-  if (!runs.empty() || !records.empty()) sink_->append(runs, records);
+  if (!runs.empty() || !records.empty()) sink_->append(runs, std::move(records));
   release_stops();
 }
 

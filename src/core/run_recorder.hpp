@@ -16,6 +16,7 @@
 
 #include "core/kernel_count_check.hpp"
 #include "core/kernel_record.hpp"
+#include "core/record_slice.hpp"
 #include "core/run_sink.hpp"
 #include "kscope/results.hpp"
 
@@ -55,14 +56,14 @@ class RunRecorder {
   /// has not had with the next append() or append_last(), or, with incomplete flushes, with the
   /// first of them that brings their records.
   [[nodiscard]] std::vector<RunLog> take();
-  /// Journals the runs of the last take() with `records`, the flush's (RunSink::append). With
-  /// incomplete flushes: `records` with the runs held up to the last one (in the order they ran)
-  /// that a record names, whose records have all arrived then; the runs after it wait.
+  /// Journals the runs of the last take() with a copy of `records`, the flush's
+  /// (RunSink::append). With incomplete flushes: `records` with the runs held up to the last one
+  /// (in the order they ran) that a record names, whose records have all arrived then; the runs
+  /// after it wait.
   void append(const std::vector<KernelRecord>& records);
-  /// The same for the session's last flush, whose `count` records at `records` the sink reads in
-  /// place (RunSink::append_last). With incomplete flushes every run left goes, with its
-  /// records, copied (RunSink::append).
-  void append_last(const KernelRecord* records, std::size_t count);
+  /// The same for the session's last flush, whose records the sink shares (the session's own:
+  /// Session::Output::records). With incomplete flushes every run left goes.
+  void append_last(RecordSlice records);
   /// With complete flushes and kernel-count rules: checks the finished ones of `runs` (those of
   /// take()) and `records` against them; throws ExtractionError at the first run that breaks one.
   void check(const std::vector<KernelRecord>& records, const std::vector<RunLog>& runs);
@@ -75,7 +76,7 @@ class RunRecorder {
   [[nodiscard]] bool writes(std::size_t records) const;
   // Incomplete flushes: appends `records` with the held runs they complete (all of them: `all`),
   // then the stops that waited for those runs.
-  void release(const std::vector<KernelRecord>& records, bool all);
+  void release(RecordSlice records, bool all);
   // Hands over the stops whose config has no run held any more.
   void release_stops();
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/kernel_record.hpp"
+#include "core/record_slice.hpp"
 #include "kscope/results.hpp"
 #include "kscope/timeline.hpp"
 
@@ -18,18 +19,11 @@ class RunSink {
   /// writes them with the next append(), never without their records. Only runs whose records
   /// that append brings come this way (a collector's complete flushes: core/run_recorder.hpp).
   virtual void add_runs(std::vector<RunLog> runs) = 0;
-  /// Appends finished runs (with those of add_runs since the last append) and their records.
-  /// A journal writes them on its own thread, in order, at once (JournalWriter::finish waits).
-  virtual void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) = 0;
-  /// The session's last append, of the `count` records at `records`, read in place: a journal
-  /// reads them on its thread until its owner waits for it (JournalWriter::finish) or settle()
-  /// returns, so they must neither change nor go before then. A short sweep's records are all
-  /// in this append, and copying them cost as much as the rest of the write.
-  virtual void append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
-                           std::size_t count) = 0;
-  /// Waits until what was handed over is written, dropping errors: called before what
-  /// append_last() reads goes away on an error.
-  virtual void settle() noexcept {}
+  /// Appends finished runs (with those of add_runs since the last append) and their records,
+  /// which it shares read-only (RecordSlice: a copy, or the session's own for its last line). A
+  /// journal writes them on its own thread, in order, at once (JournalWriter::finish waits),
+  /// keeping them alive while it reads them.
+  virtual void append(const std::vector<RunLog>& runs, RecordSlice records) = 0;
   /// A config failed with Options::on_config_error "skip"; must be durable when it returns.
   virtual void append_failure(const ConfigFailure& failure) = 0;
   /// Options::adaptive: config `stop.config` took its last run (after its runs were appended).

@@ -15,12 +15,12 @@ namespace {
 // environment (the cache flush, last, right before the region opens).
 class RegionEntry {
  public:
-  RegionEntry(InfoCollection& info, RunEnvironment& env, SessionPhases& phases) {
-    AnnotationRegistry::instance().set_entry_hook([&info, &env, &phases](const std::string& name) {
-      const auto t0 = std::chrono::steady_clock::now();
+  RegionEntry(InfoCollection& info, RunEnvironment& env, HostTimes& times) {
+    AnnotationRegistry::instance().set_entry_hook([&info, &env, &times](const std::string& name) {
+      const auto t0 = HostClock::now();
       if (!info.empty()) info.enter_annotation(name);
       env.before_region(name);
-      phases.add(SessionPhases::kRegionEntry, t0, std::chrono::steady_clock::now(), name);
+      times.add(HostTimes::kRegionEntry, t0, HostClock::now(), name);
     });
   }
   ~RegionEntry() { AnnotationRegistry::instance().set_entry_hook({}); }
@@ -68,37 +68,37 @@ RunLog Session::execute_pass(const RunId& run, int pass, const Config& config, S
   // guard and the cache flushes (at region entry), so that their work cannot disturb the
   // measured run; ANNOTATION ones only in the first pass of measured runs.
   const bool collect = !run.warmup && pass == 0;
-  phases_.set_run(run, pass);
-  phases_.start();
+  times_->set_run(run, pass);
+  times_->start();
   if (collect) sweep.info.start_run(config);
   collector_.prepare_pass(run, pass);
   env_.before_run(run);
-  phases_.lap(SessionPhases::kEnvironmentBefore);
+  times_->lap(HostTimes::kEnvironmentBefore);
   registry.start_run(run);
   collector_.before_run(run, pass);
-  phases_.lap(SessionPhases::kToolBefore);
+  times_->lap(HostTimes::kToolBefore);
   try {
     sweep.fn(config);
   } catch (...) {
     fail_pass(run, pass, config, sweep.info);
   }
-  phases_.lap(SessionPhases::kBenchmark);
+  times_->lap(HostTimes::kBenchmark);
   // What the benchmark launched still runs on the device: the earlier runs go to the journal's
   // thread meanwhile, before the synchronisation waits for it, so that handing them over costs
   // nothing on kernels longer than the hand-over, and their encoding overlaps the next runs
   // instead of adding to the next write.
   stage_runs(sweep.out);
-  phases_.lap_tally(SessionPhases::kStaging);
+  times_->lap_tally(HostTimes::kStaging);
   env_.synchronize();
-  phases_.lap(SessionPhases::kSynchronize);
+  times_->lap(HostTimes::kSynchronize);
   collector_.after_run(run, pass);
   warn_if_left_open(registry.current_name(), run, config);
   RunLog log = registry.finish_run();
   if (collect) sweep.info.finish_run(&log);
-  phases_.lap(SessionPhases::kToolAfter);
+  times_->lap(HostTimes::kToolAfter);
   env_.after_run(run);
-  phases_.lap(SessionPhases::kEnvironmentAfter);
-  phases_.count_run();
+  times_->lap(HostTimes::kEnvironmentAfter);
+  times_->count_run();
   return log;
 }
 
@@ -131,7 +131,7 @@ void Session::warn_if_left_open(const std::string& annotation, const RunId& run,
 }
 
 void Session::take_phases(Output& out) {
-  std::vector<PhaseSpan> spans = phases_.take_spans();
+  std::vector<PhaseSpan> spans = times_->take_spans();
   if (sink_) sink_->add_phases(spans);
   for (auto& s : spans) out.phases.push_back(std::move(s));
 }
@@ -164,22 +164,23 @@ void Session::keep(Output& out, std::vector<RunLog> runs, std::vector<KernelReco
 }
 
 void Session::flush_to_sink(Output& out) {
-  phases_.set_run(std::nullopt, 0);  // a journal write belongs to no run
-  phases_.start();
+  times_->set_run(std::nullopt, 0);  // a journal write belongs to no run
+  times_->start();
   std::vector<KernelRecord> records = collector_.flush();
   take_phases(out);  // the runs' spans go with their line; this write's own span with the next
   std::vector<RunLog> runs = recorder_.take();
   recorder_.append(records);  // before the check: the journal keeps what broke the rules
   recorder_.check(records, runs);
   keep(out, std::move(runs), std::move(records));
-  phases_.lap(SessionPhases::kJournal);
+  times_->lap(HostTimes::kJournal);
 }
 
 void Session::end_tool(Output& out) {
-  phases_.set_run(std::nullopt, 0);
-  phases_.start();
+  times_->set_run(std::nullopt, 0);
+  times_->skip();  // the runs are no fixed cost
+  const HostClock::time_point start = times_->mark();
   std::vector<KernelRecord> records = collector_.end();
-  step("tool end");
+  times_->step("tool end");
   take_phases(out);
   std::vector<RunLog> runs = recorder_.take();
   try {
@@ -188,14 +189,14 @@ void Session::end_tool(Output& out) {
     recorder_.append(records);  // the journal keeps them
     throw;
   }
-  step("kernel-count check");
+  times_->step("kernel-count check");
   const std::size_t first = out.records.size();
   keep(out, std::move(runs), std::move(records));
-  // The last write reads its records where `out` keeps them, without a copy: nothing changes
-  // them afterwards, and whoever ends `out` settles the journal first (run(), run_in_process).
-  recorder_.append_last(out.records.data() + first, out.records.size() - first);
-  phases_.lap(SessionPhases::kJournal);
-  step("last journal write");
+  // The last write shares its records with `out`, without a copy: the journal's thread reads
+  // them while the tables are built, and owns its share until it has written them.
+  recorder_.append_last(out.records.share(first));
+  times_->step("last journal write");
+  times_->add(HostTimes::kJournal, start, times_->mark(), {});  // the three steps above
   if (log_.debug_enabled()) {
     if (const std::string cost = collector_.cost_summary(); !cost.empty()) log_.debug(cost);
   }
@@ -204,13 +205,13 @@ void Session::end_tool(Output& out) {
 void Session::reset(const Options& opt) {
   skip_failures_ = opt.on_config_error == "skip";
   warned_left_open_ = false;
-  phases_ = SessionPhases{};
+  times_->reset_phases();
 }
 
 void Session::begin_tool(const SessionInfo& info, const std::vector<Config>& configs) {
   try {
     collector_.begin(info);
-    step("tool begin");
+    times_->step("tool begin");
   } catch (const std::exception& e) {
     collector_.abort();
     if (sink_) sink_->close(e.what());
@@ -229,13 +230,13 @@ void Session::begin_tool(const SessionInfo& info, const std::vector<Config>& con
 
 void Session::start_config(std::size_t c, std::size_t configs, const Config& config,
                            Sweep& sweep) {
-  const auto config_start = std::chrono::steady_clock::now();
+  const auto config_start = HostClock::now();
   if (log_.debug_enabled()) {
     log_.box("Config " + std::to_string(c + 1) + "/" + std::to_string(configs), config.label());
   }
   sweep.progress.start_config(c, config.label());
   sweep.info.collect_config(config);
-  phases_.tally(SessionPhases::kConfigStart, std::chrono::steady_clock::now() - config_start);
+  times_->tally(HostTimes::kConfigStart, HostClock::now() - config_start);
 }
 
 void Session::run_fixed(const Config& config, Sweep& sweep) {
@@ -282,15 +283,14 @@ bool Session::run_config(std::size_t c, std::size_t configs, const Config& confi
 }
 
 void Session::finish(Output& out, Progress& progress,
-                     std::chrono::steady_clock::time_point loop_start) {
+                     HostClock::time_point loop_start) {
   progress.finish();
-  if (steps_) steps_->skip();  // the runs are no fixed cost
   end_tool(out);
-  const auto loop_wall = std::chrono::steady_clock::now() - loop_start;
+  const auto loop_wall = HostClock::now() - loop_start;
   take_phases(out);  // the last journal write's own span
   if (sink_) sink_->close("");
-  step("journal close");
-  if (log_.debug_enabled()) log_.debug(phases_.summary(loop_wall));
+  times_->step("journal close");
+  if (log_.debug_enabled()) log_.debug(times_->per_run_summary(loop_wall));
 }
 
 void Session::fail(Output& out, const std::string& error) {
@@ -311,9 +311,7 @@ void Session::fail(Output& out, const std::string& error) {
 
 void Session::close_failed(const std::string& error) {
   collector_.abort();
-  if (!sink_) return;
-  sink_->close(error);
-  sink_->settle();  // it may read `out`'s records (append_last)
+  if (sink_) sink_->close(error);
 }
 
 Session::Output Session::run(const SessionInfo& info, const std::vector<Config>& configs,
@@ -322,16 +320,16 @@ Session::Output Session::run(const SessionInfo& info, const std::vector<Config>&
   Output out;
   reset(opt);
   InfoCollection info_collection(opt.info_collectors, log_);
-  const RegionEntry region_entry(info_collection, env_, phases_);
+  const RegionEntry region_entry(info_collection, env_, *times_);
   info_collection.collect_once();
-  step("session set-up");
+  times_->step("session set-up");
   begin_tool(info, configs);
   // Adaptive runs: a config counts as one run in the progress line (its run count is not known).
   const int runs_per_config = (opt.adaptive.enabled ? 1 : opt.runs) + opt.warmup_runs;
   reserve_output(out, configs.size() * static_cast<std::size_t>(runs_per_config));
   Progress progress(log_, configs.size(), static_cast<std::size_t>(runs_per_config));
   Sweep sweep{opt, fn, out, progress, info_collection};
-  const auto loop_start = std::chrono::steady_clock::now();
+  const auto loop_start = HostClock::now();
   try {
     for (std::size_t c = 0; c < configs.size(); ++c) {
       if (!run_config(c, configs.size(), configs[c], sweep)) break;

@@ -12,10 +12,10 @@
 #include "core/collector.hpp"
 #include "core/config_failure.hpp"
 #include "core/info_collection.hpp"
-#include "core/session_phases.hpp"
-#include "core/step_times.hpp"
+#include "core/host_times.hpp"
 #include "core/logger.hpp"
 #include "core/progress.hpp"
+#include "core/record_store.hpp"
 #include "core/run_environment.hpp"
 #include "core/run_recorder.hpp"
 #include "core/run_sink.hpp"
@@ -29,9 +29,11 @@ class Session {
  public:
   /// What the session measured: every record and what happened in every measured run.
   struct Output {
-    std::vector<KernelRecord> records;
+    /// Shared with the journal's last line, which writes the last of them on its thread
+    /// (RecordStore::share): they never change in place once run() returns.
+    RecordStore records;
     std::vector<RunLog> runs;
-    std::vector<PhaseSpan> phases;  ///< host timeline of the session (SessionPhases spans)
+    std::vector<PhaseSpan> phases;  ///< host timeline of the session (HostTimes spans)
     /// Configs whose benchmark threw with on_config_error "skip" (their runs and records are
     /// still in `runs` and `records`, as in the journal; drop_failed_configs() removes them).
     std::vector<ConfigFailure> failures;
@@ -40,13 +42,16 @@ class Session {
 
   /// `sink` may be null (no journal).
   Session(Collector& collector, RunEnvironment& environment, RunSink* sink, const Logger& log);
+  Session(const Session&) = delete;             // non-copyable
+  Session& operator=(const Session&) = delete;  // non-copyable
 
   /// Called after every config that finished (or failed): a re-run child's budget, rank 0's
   /// count of all ranks. Returning true ends the sweep there, as if those were all its configs.
   void set_after_config(std::function<bool()> hook) { after_config_ = std::move(hook); }
-  /// Where run() adds its fixed steps (the tool's begin, the last flush and journal write);
-  /// null: not timed.
-  void set_step_times(StepTimes* steps) { steps_ = steps; }
+  /// The call's host times, where run() records its fixed steps (the session's set-up, the
+  /// tool's begin and end, the last journal write) after the caller's, and its runs' phases;
+  /// null: its own.
+  void set_host_times(HostTimes* times) { times_ = times ? times : &own_times_; }
 
   /// Runs the sweep. Runs are numbered by Config::index(), so `configs` may be a part of a sweep
   /// (a resumed sweep, a re-run child's share). If the tool throws, or `fn` throws and
@@ -90,7 +95,7 @@ class Session {
   /// Whether the after-config hook ends the sweep.
   [[nodiscard]] bool stops_after_config() const { return after_config_ && after_config_(); }
   /// After the last config: the tool's end, the last journal write, the journal's close.
-  void finish(Output& out, Progress& progress, std::chrono::steady_clock::time_point loop_start);
+  void finish(Output& out, Progress& progress, HostClock::time_point loop_start);
   /// The sweep failed with `error`: hands over what was measured, then close_failed().
   void fail(Output& out, const std::string& error);
   /// Stops the tool, closes the journal with `error` and waits for it (its last line may read
@@ -109,8 +114,8 @@ class Session {
                       const ConfigFailure& failure);
   /// Journals the runs finished since the last write with the records the tool hands over now.
   void flush_to_sink(Output& out);
-  /// The session's last write: the tool's end() and the last records, which the journal reads
-  /// where `out` keeps them (RunSink::append_last; a copy with incomplete flushes).
+  /// The session's last write: the tool's end() and the last records, which the journal shares
+  /// with `out` (RecordStore::share), without a copy.
   void end_tool(Output& out);
   /// Moves `runs` and `records` into `out`.
   static void keep(Output& out, std::vector<RunLog> runs, std::vector<KernelRecord> records);
@@ -120,21 +125,17 @@ class Session {
   void warn_if_left_open(const std::string& annotation, const RunId& run, const Config& config);
   /// Moves the recorded phase spans into `out` and hands them to the sink.
   void take_phases(Output& out);
-  /// Adds a fixed step to the StepTimes, if any.
-  void step(const char* name) {
-    if (steps_) steps_->lap(name);
-  }
 
   Collector& collector_;
   RunEnvironment& env_;
   RunSink* sink_;
   const Logger& log_;
   RunRecorder recorder_;            // the finished runs on their way to the sink
-  SessionPhases phases_;
+  HostTimes own_times_;             // without set_host_times()
+  HostTimes* times_ = &own_times_;
   bool skip_failures_ = false;      // on_config_error "skip"
   bool warned_left_open_ = false;   // warn_if_left_open said it in this run()
   std::function<bool()> after_config_;
-  StepTimes* steps_ = nullptr;
 };
 
 }  // namespace kscope

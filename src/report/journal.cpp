@@ -155,42 +155,36 @@ void JournalWriter::stage(const std::vector<RunLog>& runs, const std::vector<Run
   append_compact_phases(staged_.laps, staged_.spans, phases, names_);
 }
 
-void JournalWriter::append(const std::vector<RunLog>& runs,
-                           const std::vector<KernelRecord>& records) {
-  append(runs, records, telemetry_since_last());
+void JournalWriter::append(const std::vector<RunLog>& runs, RecordSlice records) {
+  append(runs, std::move(records), telemetry_since_last());
 }
 
-void JournalWriter::append(const std::vector<RunLog>& runs,
-                           const std::vector<KernelRecord>& records,
+void JournalWriter::append(const std::vector<RunLog>& runs, RecordSlice records,
                            const std::optional<std::vector<RunTelemetry>>& telemetry) {
-  auto copy = std::make_shared<const std::vector<KernelRecord>>(records);
-  post_runs_line(runs, telemetry, copy->data(), copy->size(), copy);
-}
-
-void JournalWriter::append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
-                                std::size_t count) {
-  post_runs_line(runs, telemetry_since_last(), records, count, nullptr);
+  post_runs_line(runs, telemetry, std::move(records));
 }
 
 void JournalWriter::post_runs_line(std::vector<RunLog> runs,
                                    std::optional<std::vector<RunTelemetry>> telemetry,
-                                   const KernelRecord* records, std::size_t count,
-                                   std::shared_ptr<const void> owner) {
-  post([this, runs = std::move(runs), telemetry = std::move(telemetry), records, count,
-        owner = std::move(owner), phases = std::exchange(phases_, {})] {
+                                   RecordSlice records) {
+  // The task owns its share of the records: they stay while it reads them, however the caller
+  // ends. (Captured by value, not from the references above: a const member would be copied
+  // again when the task is moved into the queue.)
+  post([this, runs = std::move(runs), telemetry = std::move(telemetry),
+        records = std::move(records), phases = std::exchange(phases_, {})] {
     stage(runs, telemetry ? &*telemetry : nullptr, phases);
-    write_runs_line(records, count);
+    write_runs_line(records);
   });
 }
 
-void JournalWriter::write_runs_line(const KernelRecord* records, std::size_t count) {
+void JournalWriter::write_runs_line(const RecordSlice& records) {
   // The line is written piece by piece, the staged runs and phases where they are: a line of a
   // thousand runs is ~0.5 MB, and building it in one string copied it once more over fresh pages.
   std::string records_text;
-  records_text.reserve(kRecordBytes * count);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (i) records_text += ',';
-    append_compact(records_text, records[i], names_);
+  records_text.reserve(kRecordBytes * records.size());
+  for (const KernelRecord& k : records) {
+    if (!records_text.empty()) records_text += ',';
+    append_compact(records_text, k, names_);
   }
   const std::string names = names_.take_line();
   std::vector<std::string_view> pieces;
@@ -263,14 +257,6 @@ void JournalWriter::close(const std::string& error) {
 }
 
 void JournalWriter::finish() { wait(); }
-
-void JournalWriter::settle() noexcept {
-  try {
-    wait();
-  } catch (...) {
-    // The error that made the caller settle is the one it reports.
-  }
-}
 
 namespace {
 

@@ -39,14 +39,19 @@ class JournalWriter : public RunSink {
   /// Runs (their telemetry, the phases so far) encoded on the journal's thread within
   /// kDeferLatency (no wake-up of its own), and written with the next "runs" line.
   void add_runs(std::vector<RunLog> runs) override;
-  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override;
-  void append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
-                   std::size_t count) override;
-  void settle() noexcept override;
+  void append(const std::vector<RunLog>& runs, RecordSlice records) override;
   /// A "runs" line with the given telemetry (nullopt: none), e.g. what a resumed sweep carries
   /// over from the journal it resumes.
-  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records,
+  void append(const std::vector<RunLog>& runs, RecordSlice records,
               const std::optional<std::vector<RunTelemetry>>& telemetry);
+  /// The same with a copy of `records`, which the caller keeps.
+  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) {
+    append(runs, RecordSlice::copy_of(records));
+  }
+  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records,
+              const std::optional<std::vector<RunTelemetry>>& telemetry) {
+    append(runs, RecordSlice::copy_of(records), telemetry);
+  }
   /// Renames the file to `path` (replacing a file there) and goes on writing it: a resumed
   /// sweep writes its journal beside the one it resumes and replaces it once the carried part is
   /// written, so that a crash never leaves neither.
@@ -88,13 +93,11 @@ class JournalWriter : public RunSink {
              const std::vector<PhaseSpan>& phases);  // the thread's
   // What telemetry_source_ recorded since its previous call; nullopt without a source.
   [[nodiscard]] std::optional<std::vector<RunTelemetry>> telemetry_since_last() const;
-  // Posts a "runs" line of `runs` (and those staged) with the `count` records at `records`,
-  // which `owner` keeps alive (null: the caller does, append_last).
+  // Posts a "runs" line of `runs` (and those staged) with `records`.
   void post_runs_line(std::vector<RunLog> runs, std::optional<std::vector<RunTelemetry>> telemetry,
-                      const KernelRecord* records, std::size_t count,
-                      std::shared_ptr<const void> owner);
-  // The thread's: the staged runs and `count` records at `records` as one "runs" line.
-  void write_runs_line(const KernelRecord* records, std::size_t count);
+                      RecordSlice records);
+  // The thread's: the staged runs and `records` as one "runs" line.
+  void write_runs_line(const RecordSlice& records);
 
   std::string path_;
   std::FILE* file_ = nullptr;  // the thread's once it runs

@@ -8,6 +8,7 @@
 
 #include "core/option_table.hpp"
 #include "core/processed_columns.hpp"
+#include "core/tool_checks.hpp"
 #include "kscope/errors.hpp"
 #include "report/json_field.hpp"
 #include "report/json_text.hpp"
@@ -412,7 +413,7 @@ ProcessedRow processed_row_from_json(const JsonField& j,
 }
 
 bool names_a_checking_tool(const Results::Data& d) {
-  return (d.metadata.tool.empty() ? d.options.tool : d.metadata.tool) == "sanitizer";
+  return tool_checks(d.metadata.tool.empty() ? d.options.tool : d.metadata.tool);
 }
 
 Json to_json(const RunLog& r) { return text_to_json(r); }

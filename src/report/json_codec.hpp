@@ -89,8 +89,8 @@ void check_config_index(const JsonField& row, std::size_t config, std::size_t co
 /// The common header of results and journals: schema_version, kind, name, id, the members of
 /// `after_id` (a result's "complete" and "journal"), options, metadata, parameters, configs.
 /// Whether the result read from a file is a check's (Results::Data::checked): the files name
-/// the tool (the metadata's, else the options'), not whether it checks, and of kscope's tools
-/// the sanitizer does.
+/// the tool (the metadata's, else the options'), not whether it checks, which the tool registry
+/// says (tool_checks()).
 [[nodiscard]] bool names_a_checking_tool(const Results::Data& d);
 
 [[nodiscard]] Json header_json(const Results::Data& d, const char* kind,

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <system_error>
 
-#include "core/step_times.hpp"
+#include "core/host_clock.hpp"
 #include "cuda/device_identity.hpp"
 #include "kscope/errors.hpp"
 #include "nvml/nvml_library.hpp"

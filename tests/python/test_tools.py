@@ -115,9 +115,30 @@ def test_decorator_tool_wins(fake_engine, tool):
 
 
 def test_the_tool_enum_and_programs_are_the_engines_registry():
+    import ast
+    import typing
+    from pathlib import Path
+
     from kscope import tools_manager
     from kscope._native import native
 
-    assert [t.value for t in tools_manager.Tool] == list(native.available_tools())
+    engine = list(native.available_tools())
+    assert [t.value for t in tools_manager.Tool] == engine
+    assert [t.name for t in tools_manager.Tool] == [name.upper() for name in engine]
+    # The names type checkers know (ToolName, and the Tool they see) are the engine's too.
+    assert list(typing.get_args(tools_manager.ToolName)) == engine + [n.upper() for n in engine]
+    source = ast.parse(Path(tools_manager.__file__).read_text())
+    typed = next(
+        node
+        for node in ast.walk(source)
+        if isinstance(node, ast.ClassDef) and node.name == "Tool"
+    )
+    members = [
+        (statement.targets[0].id, statement.value.value)
+        for statement in typed.body
+        if isinstance(statement, ast.Assign)
+    ]
+    assert members == [(name.upper(), name) for name in engine]
+    assert tools_manager.Tool.__doc__
     programs = {t.value: tools_manager._external_program(t) for t in tools_manager.Tool}
     assert programs == {"cupti": None, "ncu": "ncu", "sanitizer": "compute-sanitizer"}

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "core/number_format.hpp"
-#include "core/step_times.hpp"
+#include "core/host_clock.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {

@@ -21,7 +21,7 @@
 #include "collect/cupti/span_sessions.hpp"
 #include "core/annotation_registry.hpp"
 #include "core/number_format.hpp"
-#include "core/step_times.hpp"
+#include "core/host_clock.hpp"
 
 namespace kscope::cupti {
 namespace {

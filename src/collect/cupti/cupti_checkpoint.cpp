@@ -11,7 +11,7 @@
 
 #include "collect/cupti/checkpoint_estimate.hpp"
 #include "collect/cupti/cupti_check.hpp"
-#include "core/step_times.hpp"
+#include "core/host_clock.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope::cupti {

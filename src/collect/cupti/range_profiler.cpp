@@ -9,7 +9,7 @@
 #include "collect/cupti/cupti_check.hpp"
 #include "collect/cupti/cupti_params.hpp"
 #include "collect/cupti/profiler_device.hpp"
-#include "core/step_times.hpp"
+#include "core/host_clock.hpp"
 
 namespace kscope::cupti {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "collect/cupti/launch_metrics.hpp"
 #include "collect/cupti/resident_cupti.hpp"
-#include "core/step_times.hpp"
+#include "core/host_clock.hpp"
 #include "cuda/device_attributes.hpp"
 
 namespace kscope::cupti {

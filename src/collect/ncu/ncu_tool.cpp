@@ -143,7 +143,7 @@ ExternalRun NcuTool::run(const SessionInfo& info, const std::vector<Config>& con
     if (on_part) on_part(p.run);
     auto& out = all.output;
     for (auto& r : p.run.output.runs) out.runs.push_back(std::move(r));
-    for (auto& k : p.run.output.records) out.records.push_back(std::move(k));
+    for (auto& k : std::move(p.run.output.records).take()) out.records.push_back(std::move(k));
     for (auto& f : p.run.output.failures) out.failures.push_back(std::move(f));
     all.metadata = p.run.metadata;
   }

@@ -23,7 +23,6 @@ class SanitizerTool : public ExternalTool {
       : sanitizer_(std::move(sanitizer)), version_(std::move(version)) {}
 
   [[nodiscard]] std::string version() const override { return version_; }
-  [[nodiscard]] bool checks() const override { return true; }
   /// Runs each check over `configs` (the whole sweep: the sanitizer tool does not resume) and
   /// hands over each check's findings once the check is done.
   [[nodiscard]] ExternalRun run(const SessionInfo& info, const std::vector<Config>& configs,

@@ -67,15 +67,15 @@ std::vector<std::size_t> raw_configs(const Results& r) {
 TEST(SessionEndTest, TheTablesAndTheCsvFilesHoldWhatWasMeasured) {
   Ending e = start("session_end_plain");
   Session::Output out = measured({0, 1});
-  StepTimes steps;
+  HostTimes times;
   const Results r = end_session(std::move(e.data), out, nullptr, *e.journal, e.prefix,
-                                Logger(e.options), &steps);
+                                Logger(e.options), &times);
   EXPECT_EQ(raw_configs(r), (std::vector<std::size_t>{0, 0, 1, 1}));
   ASSERT_EQ(r.processed().size(), 2u);
   EXPECT_DOUBLE_EQ(r.processed()[1].avg, 101.0);
   EXPECT_TRUE(std::filesystem::exists(e.prefix + "profiled_data-end-0.csv"));
   EXPECT_TRUE(std::filesystem::exists(e.prefix + "processed_data-end-0.csv"));
-  const std::string summary = steps.summary();
+  const std::string summary = times.fixed_cost_summary();
   for (const char* step : {"tables", "journal finish", "csv"}) {
     EXPECT_NE(summary.find(step), std::string::npos) << summary;
   }

@@ -1,6 +1,6 @@
 // profile() without a device (api/device_free_session.hpp) with the real journal: its last
-// "runs" line is encoded on the journal's thread from the session's own records, in place, while
-// the tables are built, so it must hold every record however the call ends.
+// "runs" line is encoded on the journal's thread from the session's own records, which it shares,
+// while the tables are built, so it must hold every record however the call ends.
 #include <gtest/gtest.h>
 
 #include <memory>

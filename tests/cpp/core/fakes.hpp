@@ -117,16 +117,11 @@ class RecordingSink : public RunSink {
     }
     runs.insert(runs.end(), r.begin(), r.end());
   }
-  void append(const std::vector<RunLog>& r, const std::vector<KernelRecord>& k) override {
+  void append(const std::vector<RunLog>& r, RecordSlice k) override {
+    if (events) events->push_back("append");
     ++appends;
     runs.insert(runs.end(), r.begin(), r.end());
     records.insert(records.end(), k.begin(), k.end());
-  }
-  void append_last(const std::vector<RunLog>& r, const KernelRecord* k, std::size_t n) override {
-    if (events) events->push_back("append_last");
-    ++appends;
-    runs.insert(runs.end(), r.begin(), r.end());
-    records.insert(records.end(), k, k + n);
   }
   void append_failure(const ConfigFailure& f) override { failures.push_back(f); }
   void close(const std::string& error) override {
@@ -139,7 +134,7 @@ class RecordingSink : public RunSink {
   std::vector<ConfigFailure> failures;
   bool closed = false;
   std::string close_error;
-  std::vector<std::string>* events = nullptr;  // add_runs (one per run) and append_last, when set
+  std::vector<std::string>* events = nullptr;  // add_runs (one per run) and append, when set
 };
 
 /// A Session over the fakes above, with `Sink` as its journal: run() runs one sweep.

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/record_store.hpp"
 #include "kscope/errors.hpp"
 
 namespace kscope {
@@ -37,13 +38,10 @@ class LineSink : public RunSink {
   void add_runs(std::vector<RunLog> runs) override {
     events.push_back("add_runs" + runs_text(runs));
   }
-  void append(const std::vector<RunLog>& runs, const std::vector<KernelRecord>& records) override {
-    events.push_back("append" + runs_text(runs) + " |" + records_text(records.data(), records.size()));
-  }
-  void append_last(const std::vector<RunLog>& runs, const KernelRecord* records,
-                   std::size_t count) override {
-    last_records = records;
-    events.push_back("append_last" + runs_text(runs) + " |" + records_text(records, count));
+  void append(const std::vector<RunLog>& runs, RecordSlice records) override {
+    last_records = records.begin();
+    events.push_back("append" + runs_text(runs) + " |" +
+                     records_text(records.begin(), records.size()));
   }
   void append_failure(const ConfigFailure&) override { events.push_back("failure"); }
   void config_stopped(const ConfigStop& stop) override {
@@ -114,15 +112,26 @@ TEST(RunRecorderTest, AllStagedRunsStillWriteTheirLine) {
   EXPECT_EQ(sink.events, (std::vector<std::string>{"add_runs 0.0", "append |"}));
 }
 
-TEST(RunRecorderTest, TheLastAppendReadsTheRecordsInPlace) {
+TEST(RunRecorderTest, TheLastAppendSharesTheRecords) {
   LineSink sink;
   RunRecorder recorder(&sink);
   recorder.add(run_log(1, 0));
   (void)recorder.take();
-  const std::vector<KernelRecord> kept{record_of(1, 0)};
-  recorder.append_last(kept.data(), kept.size());
-  EXPECT_EQ(sink.last_records, kept.data());
-  EXPECT_EQ(sink.events, (std::vector<std::string>{"append_last 1.0 | 1.0"}));
+  RecordStore kept(std::vector<KernelRecord>{record_of(0, 0), record_of(1, 0)});
+  recorder.append_last(kept.share(1));
+  EXPECT_EQ(sink.last_records, &kept[1]);  // the store's own record, not a copy
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append 1.0 | 1.0"}));
+}
+
+TEST(RunRecorderTest, AnAppendCopiesTheFlushsRecords) {
+  LineSink sink;
+  RunRecorder recorder(&sink);
+  recorder.add(run_log(1, 0));
+  (void)recorder.take();
+  const std::vector<KernelRecord> flushed{record_of(1, 0)};
+  recorder.append(flushed);
+  EXPECT_NE(sink.last_records, flushed.data());  // the caller keeps (and moves) its own
+  EXPECT_EQ(sink.events, (std::vector<std::string>{"append 1.0 | 1.0"}));
 }
 
 TEST(RunRecorderTest, WithoutASinkEveryRunIsStillTaken) {
@@ -212,17 +221,17 @@ TEST(RunRecorderBatchTest, TheRunsBeforeTheLastOneWithARecordAreCompleteInTheOrd
   EXPECT_EQ(sink.events, (std::vector<std::string>{"append 5.0 2.0 | 2.0"}));
 }
 
-TEST(RunRecorderBatchTest, TheLastAppendHandsOverEveryRunLeftWithACopyOfTheRecords) {
+TEST(RunRecorderBatchTest, TheLastAppendHandsOverEveryRunLeftWithTheSharedRecords) {
   LineSink sink;
   RunRecorder recorder(&sink, in_batches());
   recorder.add(run_log(0, 0));
   recorder.add(run_log(0, 1));
   (void)recorder.take();
   recorder.append({});
-  const std::vector<KernelRecord> kept{record_of(0, 0)};  // 0.1 launched nothing
-  recorder.append_last(kept.data(), kept.size());
+  RecordStore kept(std::vector<KernelRecord>{record_of(0, 0)});  // 0.1 launched nothing
+  recorder.append_last(kept.share(0));
   EXPECT_EQ(sink.events, (std::vector<std::string>{"append 0.0 0.1 | 0.0"}));
-  EXPECT_EQ(sink.last_records, nullptr);  // not read in place: append_last was not called
+  EXPECT_EQ(sink.last_records, &kept[0]);  // shared, not copied
 }
 
 TEST(RunRecorderBatchTest, AStopWaitsForTheRunsOfItsConfig) {

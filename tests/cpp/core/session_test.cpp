@@ -110,11 +110,8 @@ class LineCheckingSink : public RecordingSink {
   void add_runs(std::vector<RunLog> r) override {
     staged_.insert(staged_.end(), r.begin(), r.end());
   }
-  void append(const std::vector<RunLog>& r, const std::vector<KernelRecord>& k) override {
-    line(r, k.data(), k.size());
-  }
-  void append_last(const std::vector<RunLog>& r, const KernelRecord* k, std::size_t n) override {
-    line(r, k, n);
+  void append(const std::vector<RunLog>& r, RecordSlice k) override {
+    line(r, k.begin(), k.size());
   }
   std::vector<std::string> broken;  // "run 0.1 without its kernel", "kernel of run 0.1 without it"
 
@@ -443,8 +440,8 @@ TEST(SessionTest, TheToolsCostLineIsPrintedAtDebugOnceTheLastRecordsAreHandedOve
     Annotation a("k");
     collector.launch("k", 1.0);
   });
-  const auto last = std::find(events.begin(), events.end(), "append_last");
-  ASSERT_NE(last, events.end());
+  const auto last = std::find(events.rbegin(), events.rend(), "append").base();
+  ASSERT_NE(last, events.begin());
   EXPECT_EQ(std::count(events.begin(), events.end(), "cost line"), 1);
   EXPECT_NE(std::find(last, events.end(), "cost line"), events.end());
   EXPECT_EQ(sink.records.size(), 2u);
@@ -515,25 +512,25 @@ TEST(SessionBeginTest, ToolThatCannotStartClosesTheJournalWithTheReason) {
 }  // namespace
 }  // namespace kscope
 
-#include "core/session_phases.hpp"
+#include "core/host_times.hpp"
 
 namespace kscope {
 namespace {
 
-TEST(SessionPhasesTest, SummaryNamesEveryPhaseAndTheRunCount) {
-  SessionPhases p;
-  EXPECT_EQ(p.summary(), "no runs");
+TEST(HostTimesTest, PerRunSummaryNamesEveryPhaseAndTheRunCount) {
+  HostTimes p;
+  EXPECT_EQ(p.per_run_summary(), "no runs");
   p.start();
-  p.lap(SessionPhases::kBenchmark);
+  p.lap(HostTimes::kBenchmark);
   p.count_run();
-  const std::string s = p.summary();
+  const std::string s = p.per_run_summary();
   EXPECT_EQ(s.rfind("host time per run (us, mean over 1 executions): environment before 0.0,", 0), 0u) << s;
   for (const char* name : {"tool before", "benchmark", "synchronize", "tool after", "environment after", "journal"}) {
     EXPECT_NE(s.find(name), std::string::npos) << name;
   }
 }
 
-TEST(SessionPhasesTest, DebugOutputEndsTheSessionWithThePhaseSummary) {
+TEST(HostTimesTest, DebugOutputEndsTheSessionWithThePerRunSummary) {
   testing::FakeCollector collector;
   testing::FakeEnvironment env;
   Options o;

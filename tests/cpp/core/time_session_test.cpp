@@ -21,8 +21,8 @@ struct Harness {
   testing::FakeCollector collector;
   testing::FakeEnvironment env;
   Timing time(const std::function<void()>& fn, const TimeOptions& o) {
-    StepTimes steps;
-    return time_session(fn, o, session_options(o), collector, env, 0, steps);
+    HostTimes times;
+    return time_session(fn, o, session_options(o), collector, env, 0, times);
   }
 };
 

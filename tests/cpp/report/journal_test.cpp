@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "../core/records.hpp"
+#include "core/record_store.hpp"
 #include "journal_sample.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal.hpp"
@@ -42,6 +43,24 @@ TEST(JournalTest, CompleteJournalLoadsBackAsResults) {
   ASSERT_EQ(r.processed().size(), 2u);
   EXPECT_DOUBLE_EQ(r.processed()[0].avg, 105);
   EXPECT_EQ(r.processed()[1].num_runs, 1u);
+}
+
+// A line owns its share of the records it writes: the session's output may go before the
+// journal's thread has read them (a session that ends with an error does not wait for it).
+TEST(JournalTest, ALineKeepsItsSharedRecordsAfterTheirOwnerWent) {
+  const std::string path = testing::scratch_dir("journal_shared") + "journal-j-0.jsonl";
+  report::JournalWriter w(path, header());
+  {
+    RecordStore records(std::vector<KernelRecord>{kernel("k", "vadd", 0, 0, 100, 1),
+                                                  kernel("k", "vadd", 0, 1, 110, 2)});
+    w.append({run_log(0, 0, {"k"}), run_log(0, 1, {"k"})}, records.share(0));
+  }
+  w.close("");
+  w.finish();
+  const Results r = Results::load(path);
+  EXPECT_TRUE(r.complete());
+  ASSERT_EQ(r.processed().size(), 1u);
+  EXPECT_DOUBLE_EQ(r.processed()[0].avg, 105);
 }
 
 TEST(JournalTest, UnfinishedJournalLoadsWhatWasMeasured) {

@@ -129,7 +129,7 @@ TimedSession timed_session(const std::string& dir) {
   return t;
 }
 
-TEST(TimelineTest, SessionPhasesReachTheJournalAndLoadBack) {
+TEST(TimelineTest, HostPhasesReachTheJournalAndLoadBack) {
   const auto t = timed_session(testing::scratch_dir("timeline_journal"));
   const Results r = Results::load(t.journal);
   const auto& phases = r.timeline().phases;

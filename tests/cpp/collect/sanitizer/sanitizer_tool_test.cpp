@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "collect/ncu/ncu_test_support.hpp"
+#include "collect/tool_registry.hpp"
+#include "core/tool_checks.hpp"
 #include "kscope/kscope.hpp"
 #include "subprocess/child_report.hpp"
 #include "support/error_text.hpp"
@@ -319,6 +321,17 @@ TEST_F(SanitizerToolTest, ProgramThatCannotBeReRunIsRefusedBeforeAnyWork) {
 TEST_F(SanitizerToolTest, SanitizerIsAnAvailableTool) {
   const auto tools = available_tools();
   EXPECT_NE(std::find(tools.begin(), tools.end(), "sanitizer"), tools.end());
+}
+
+// Its registry entry says that it checks rather than measures, which the readers of result files
+// ask by name (Results::checked()); the measuring tools and unknown names do not check.
+TEST_F(SanitizerToolTest, OnlyTheSanitizerChecks) {
+  EXPECT_TRUE(find_tool("sanitizer").checks);
+  EXPECT_TRUE(tool_checks("sanitizer"));
+  EXPECT_FALSE(tool_checks("cupti"));
+  EXPECT_FALSE(tool_checks("ncu"));
+  EXPECT_FALSE(tool_checks(""));
+  EXPECT_FALSE(tool_checks("no such tool"));
 }
 
 }  // namespace

@@ -21,6 +21,24 @@ namespace kscope::report {
 // last (nlohmann::json would sort the keys alphabetically).
 using Json = nlohmann::ordered_json;
 
+/// A JSON number as nlohmann reads it: an unsigned integer, a (negative) integer, or a float; and
+/// the integer conversions JsonField and TapeField (json_tape.hpp) share.
+struct JsonNumber {
+  enum class Kind { kUnsigned, kInteger, kFloat } kind = Kind::kFloat;
+  std::uint64_t u = 0;
+  std::int64_t i = 0;
+  double d = 0;
+  [[nodiscard]] double as_double() const {
+    return kind == Kind::kUnsigned ? static_cast<double>(u)
+                                   : kind == Kind::kInteger ? static_cast<double>(i) : d;
+  }
+  /// The number as an integer from `min` to `max`: an integer in range, or an integral float in
+  /// range that a double holds exactly (2.0 from a tool that writes every number as a float).
+  [[nodiscard]] std::optional<std::int64_t> signed_in(std::int64_t min, std::int64_t max) const;
+  /// The same for a non-negative integer up to `max`.
+  [[nodiscard]] std::optional<std::uint64_t> unsigned_up_to(std::uint64_t max) const;
+};
+
 class JsonField {
  public:
   // Implicit on purpose: a document's root is a field with the empty path.
@@ -31,6 +49,14 @@ class JsonField {
   /// The JSON Pointer of this value; "/" for the root.
   [[nodiscard]] std::string path() const { return path_.empty() ? "/" : path_; }
   [[nodiscard]] bool is_null() const { return value_->is_null(); }
+  [[nodiscard]] bool is_string() const { return value_->is_string(); }
+  [[nodiscard]] bool is_boolean() const { return value_->is_boolean(); }
+  /// The value as a JsonNumber; nullopt when it is no number.
+  [[nodiscard]] std::optional<JsonNumber> number() const;
+  /// Whether this object has the member `key` (null or not).
+  [[nodiscard]] bool contains(const char* key) const { return value_->contains(key); }
+  /// The value as nlohmann's tree.
+  [[nodiscard]] const Json& tree() const { return *value_; }
 
   /// Member `key`; throws when this is not an object or has no such member.
   [[nodiscard]] JsonField at(const char* key) const;

@@ -1,14 +1,17 @@
 // Fuzz target: a saved result (JSON) or journal (JSON Lines) through Results::load, then the
-// table, the JSON and the CSV writers on what loaded.
+// table, the JSON and the CSV writers on what loaded. A result the streamed reader reads must read
+// alike as a tree (report/result_reader.hpp); a difference escapes as std::logic_error.
 #include <unistd.h>
 
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "fuzz_driver.hpp"
 #include "kscope/errors.hpp"
 #include "kscope/results.hpp"
+#include "report/result_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // Results::load reads a path: one scratch file per process.
@@ -21,7 +24,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const kscope::Results r = kscope::Results::load(path);
     std::ostringstream sink;
     r.print(sink);
-    (void)r.to_json();
+    const std::string json = r.to_json();
+    if (kscope::report::read_result_streamed(path, {})) {
+      if (kscope::Results(kscope::report::read_result_tree(path)).to_json() != json) {
+        throw std::logic_error("the streamed and the tree reads of a result differ");
+      }
+    }
   } catch (const kscope::Error&) {
   }
   return 0;

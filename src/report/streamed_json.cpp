@@ -1,0 +1,164 @@
+#include "report/streamed_json.hpp"
+
+#include <cstring>
+
+namespace kscope::report {
+namespace {
+
+constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+
+// Which bytes each scan stops at.
+struct Stops {
+  bool outside[256] = {};  // outside strings: a string's start, brackets
+  bool inside[256] = {};   // inside a string: its end, an escape
+  bool after[256] = {};    // after a number or literal: what may follow it
+  Stops() {
+    for (const unsigned char c : std::string_view("\"[]{}")) outside[c] = true;
+    inside[static_cast<unsigned char>('"')] = inside[static_cast<unsigned char>('\\')] = true;
+    for (const unsigned char c : std::string_view(",]} \t\n\r")) after[c] = true;
+  }
+};
+const Stops kStops;
+
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+unsigned char byte(char c) { return static_cast<unsigned char>(c); }
+
+}  // namespace
+
+bool StreamedJson::fill(std::size_t keep) {
+  if (buffer_.empty()) buffer_.resize(kChunkBytes);
+  // The bytes from `keep` on move to the front (pos_ is never before them).
+  std::memmove(&buffer_[0], buffer_.data() + keep, len_ - keep);
+  len_ -= keep;
+  pos_ -= keep;
+  if (len_ == buffer_.size()) buffer_.resize(2 * buffer_.size());  // one value longer than a chunk
+  const std::size_t n = std::fread(&buffer_[len_], 1, buffer_.size() - len_, file_);
+  len_ += n;
+  return n > 0;
+}
+
+void StreamedJson::space() {
+  while (true) {
+    while (pos_ < len_ && is_space(buffer_[pos_])) ++pos_;
+    if (pos_ < len_ || !fill(pos_)) return;
+  }
+}
+
+bool StreamedJson::take(char c) {
+  space();
+  if (pos_ == len_ || buffer_[pos_] != c) return false;
+  ++pos_;
+  return true;
+}
+
+bool StreamedJson::next_is(char c) {
+  space();
+  return pos_ < len_ && buffer_[pos_] == c;
+}
+
+bool StreamedJson::at_end() {
+  space();
+  return pos_ == len_;
+}
+
+bool StreamedJson::key(std::string* out) {
+  space();
+  if (pos_ == len_ || buffer_[pos_] != '"') return false;
+  while (true) {
+    const char* begin = buffer_.data() + pos_ + 1;
+    const char* end = buffer_.data() + len_;
+    const char* q = begin;
+    while (q < end && *q != '"' && *q != '\\' && byte(*q) >= 0x20 && byte(*q) < 0x7F) ++q;
+    if (q < end) {
+      if (*q != '"') return false;  // escapes, control or non-ASCII bytes: for the tree's reader
+      out->assign(begin, static_cast<std::size_t>(q - begin));
+      pos_ = static_cast<std::size_t>(q + 1 - buffer_.data());
+      return take(':');
+    }
+    if (!fill(pos_)) return false;
+  }
+}
+
+const char* StreamedJson::scan(const char* p, const char* end) {
+  if (scalar_) {
+    while (p < end && !kStops.after[byte(*p)]) ++p;
+    return p < end ? p : nullptr;
+  }
+  while (p < end) {
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+        ++p;
+        continue;
+      }
+      while (p < end && !kStops.inside[byte(*p)]) ++p;
+      if (p == end) return nullptr;
+      if (*p++ == '\\') {
+        escaped_ = true;
+        continue;
+      }
+      in_string_ = false;
+      if (depth_ == 0) return p;
+      continue;
+    }
+    while (p < end && !kStops.outside[byte(*p)]) ++p;
+    if (p == end) return nullptr;
+    const char c = *p++;
+    if (c == '"') {
+      in_string_ = true;
+    } else if (c == '{' || c == '[') {
+      ++depth_;
+    } else if (--depth_ <= 0) {
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+void StreamedJson::begin(char first) {
+  scalar_ = first != '{' && first != '[' && first != '"';
+  depth_ = 0;
+  in_string_ = false;
+  escaped_ = false;
+}
+
+bool StreamedJson::value(std::string_view* text) {
+  space();
+  if (pos_ == len_) return false;
+  begin(buffer_[pos_]);
+  std::size_t scanned = pos_;
+  while (true) {
+    const char* base = buffer_.data();
+    if (const char* end = scan(base + scanned, base + len_)) {
+      *text = std::string_view(base + pos_, static_cast<std::size_t>(end - (base + pos_)));
+      pos_ = static_cast<std::size_t>(end - base);
+      return true;
+    }
+    scanned = len_ - pos_;  // bytes of the value scanned, which fill() moves to the front
+    if (!fill(pos_)) {
+      if (!scalar_) return false;
+      *text = std::string_view(buffer_.data() + pos_, len_ - pos_);  // a number at the file's end
+      pos_ = len_;
+      return true;
+    }
+  }
+}
+
+bool StreamedJson::skip() {
+  space();
+  if (pos_ == len_) return false;
+  begin(buffer_[pos_]);
+  std::size_t scanned = pos_;
+  while (true) {
+    const char* base = buffer_.data();
+    if (const char* end = scan(base + scanned, base + len_)) {
+      pos_ = static_cast<std::size_t>(end - base);
+      return true;
+    }
+    pos_ = len_;  // what was scanned is not kept
+    if (!fill(pos_)) return scalar_;
+    scanned = 0;
+  }
+}
+
+}  // namespace kscope::report

@@ -51,6 +51,7 @@ class JsonField {
   [[nodiscard]] bool is_null() const { return value_->is_null(); }
   [[nodiscard]] bool is_string() const { return value_->is_string(); }
   [[nodiscard]] bool is_boolean() const { return value_->is_boolean(); }
+  [[nodiscard]] bool is_object() const { return value_->is_object(); }
   /// The value as a JsonNumber; nullopt when it is no number.
   [[nodiscard]] std::optional<JsonNumber> number() const;
   /// Whether this object has the member `key` (null or not).

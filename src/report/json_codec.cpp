@@ -168,12 +168,6 @@ void options_from_json(const F& j, Options* o) {
 
 namespace {
 
-Json info_to_json(const std::vector<InfoValue>& values, const std::vector<std::string>& names) {
-  std::string text;
-  append_info(text, values, names);
-  return Json::parse(text);
-}
-
 template <class F>
 std::vector<InfoValue> info_from_json(const F& row, const std::vector<std::string>& names) {
   std::vector<InfoValue> out;
@@ -325,41 +319,6 @@ RawRow raw_row_from_json(const F& j, const std::vector<std::string>& info_names)
 
 namespace {
 
-// The info object goes after the columns every row has, before those a row has only when set.
-bool after_info(const ProcessedColumn& c) { return c.json == ColumnJson::kWhenSet; }
-
-// One processed column of row `p` into `j` (nothing for the columns JSON rows do not carry).
-void column_to_json(const ProcessedColumn& c, const ProcessedRow& p, Json* j) {
-  if (c.json == ColumnJson::kNever) return;
-  const bool when_set = c.json == ColumnJson::kWhenSet;
-  std::visit(
-      [&](const auto& field) {
-        using F = std::decay_t<decltype(field)>;
-        (void)field;  // the groups and the metadata have no member of the row
-        if constexpr (std::is_same_v<F, ParameterColumns>) {
-          (*j)["config"] = p.config;
-        } else if constexpr (std::is_same_v<F, InfoColumns> ||
-                             std::is_same_v<F, std::string Metadata::*> ||
-                             std::is_same_v<F, long long Metadata::*>) {
-        } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
-          if (!when_set || !(p.*field).empty()) (*j)[c.name] = p.*field;
-        } else if constexpr (std::is_same_v<F, double ProcessedRow::*>) {
-          (*j)[c.name] = number(p.*field);
-        } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
-          (*j)[c.name] = p.*field;
-        } else if constexpr (std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
-          (*j)[c.name] = p.*field ? number(*(p.*field)) : Json(nullptr);
-        } else {  // optional text or flag
-          if (p.*field) {
-            (*j)[c.name] = *(p.*field);
-          } else if (!when_set) {
-            (*j)[c.name] = c.missing == ColumnMissing::kFalse ? Json(false) : Json(nullptr);
-          }
-        }
-      },
-      c.field);
-}
-
 // One processed column of a JSON row into `p`; files cut short or edited fail with the key's
 // path.
 template <class F>
@@ -404,16 +363,9 @@ void column_from_json(const ProcessedColumn& c, const F& j, ProcessedRow* p) {
 }  // namespace
 
 Json to_json(const ProcessedRow& p, const std::vector<std::string>& info_names) {
-  Json j = Json::object();
-  const auto& columns = processed_columns();
-  for (const auto& c : columns) {
-    if (!after_info(c)) column_to_json(c, p, &j);
-  }
-  if (!info_names.empty()) j["info"] = info_to_json(p.info, info_names);
-  for (const auto& c : columns) {
-    if (after_info(c)) column_to_json(c, p, &j);
-  }
-  return j;
+  std::string text;
+  append_json(text, p, info_names);
+  return Json::parse(text);
 }
 
 template <class F>

@@ -56,7 +56,7 @@ void write_results_json(const Results& results, std::ostream& out,
   });
   const std::vector<std::string> processed_info = processed_info_columns(d.info_columns);
   text_array(s, "processed", d.processed, [&](std::string& text, const ProcessedRow& p) {
-    text += to_text(to_json(p, processed_info));
+    append_json(text, p, processed_info);
   });
   text_array(s, "telemetry", d.telemetry,
              [](std::string& text, const RunTelemetry& t) { append_json(text, t); });

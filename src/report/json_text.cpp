@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <type_traits>
 #include <variant>
 
@@ -101,36 +102,49 @@ void append_json_number(std::string& out, double x) {
   const auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(x), std::chars_format::scientific);
   const std::string_view text(buf, static_cast<std::size_t>(r.ptr - buf));
   const std::size_t e = text.find('e');
-  std::string digits(1, text[0]);
-  if (e > 1) digits.append(text.substr(2, e - 2));
+  char digits[24];
+  int k = 1;
+  digits[0] = text[0];
+  for (std::size_t i = 2; i < e; ++i) digits[k++] = text[i];
   int exponent = 0;
   std::from_chars(text.data() + e + 2, text.data() + text.size(), exponent);
   if (text[e + 1] == '-') exponent = -exponent;
-  const int k = static_cast<int>(digits.size());
+  const auto span = [&](int from, int to) {
+    out.append(digits + from, static_cast<std::size_t>(to - from));
+  };
   const int n = exponent + 1;  // where the point goes, counted from the first digit
   if (k <= n && n <= 15) {
-    out += digits;
+    span(0, k);
     out.append(static_cast<std::size_t>(n - k), '0');
     out += ".0";
   } else if (0 < n && n <= 15) {
-    out.append(digits, 0, static_cast<std::size_t>(n));
+    span(0, n);
     out += '.';
-    out.append(digits, static_cast<std::size_t>(n), std::string::npos);
+    span(n, k);
   } else if (-4 < n && n <= 0) {
     out += "0.";
     out.append(static_cast<std::size_t>(-n), '0');
-    out += digits;
+    span(0, k);
   } else {
     out += digits[0];
     if (k > 1) {
       out += '.';
-      out.append(digits, 1, std::string::npos);
+      span(1, k);
     }
     out += exponent < 0 ? "e-" : "e+";
     const int magnitude = std::abs(exponent);
     if (magnitude < 10) out += '0';
     value(out, magnitude);
   }
+}
+
+void append_tree_number(std::string& out, double x) {
+  if (!std::isfinite(x)) {
+    out += "null";
+    return;
+  }
+  char buf[32];
+  out.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, x));
 }
 
 void append_json(std::string& out, const RunLog& r) {
@@ -227,6 +241,71 @@ void append_info(std::string& out, const std::vector<InfoValue>& values,
       out += "null";
     }
   }
+  out += '}';
+}
+
+bool after_info(const ProcessedColumn& column) { return column.json == ColumnJson::kWhenSet; }
+
+namespace {
+
+// One processed column of `p` (nothing for the columns JSON rows do not carry).
+void column(std::string& out, const ProcessedColumn& c, const ProcessedRow& p) {
+  if (c.json == ColumnJson::kNever) return;
+  const bool when_set = c.json == ColumnJson::kWhenSet;
+  std::visit(
+      [&](const auto& f) {
+        using F = std::decay_t<decltype(f)>;
+        if constexpr (std::is_same_v<F, ParameterColumns>) {
+          field(out, "config", p.config);
+        } else if constexpr (std::is_same_v<F, InfoColumns> ||
+                             std::is_same_v<F, std::string Metadata::*> ||
+                             std::is_same_v<F, long long Metadata::*>) {
+          // not per row
+        } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
+          if (!when_set || !(p.*f).empty()) field(out, c.name, p.*f);
+        } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
+          field(out, c.name, p.*f);
+        } else if constexpr (std::is_same_v<F, double ProcessedRow::*> ||
+                             std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
+          out += ",\"";
+          out += c.name;
+          out += "\":";
+          const std::optional<double> x = p.*f;
+          append_tree_number(out, x ? *x : std::numeric_limits<double>::quiet_NaN());
+        } else {  // optional text or flag
+          if (p.*f) {
+            field(out, c.name, *(p.*f));
+          } else if (!when_set) {
+            out += ",\"";
+            out += c.name;
+            out += c.missing == ColumnMissing::kFalse ? "\":false" : "\":null";
+          }
+        }
+      },
+      c.field);
+}
+
+}  // namespace
+
+void append_json(std::string& out, const ProcessedRow& p, const std::vector<std::string>& info_names) {
+  // The first column opens the object: written with a comma, which becomes the brace.
+  const std::size_t at = out.size();
+  const auto& columns = processed_columns();
+  for (const auto& c : columns) {
+    if (!after_info(c)) column(out, c, p);
+  }
+  if (!info_names.empty()) {
+    out += ",\"info\":";
+    append_info(out, p.info, info_names);
+  }
+  for (const auto& c : columns) {
+    if (after_info(c)) column(out, c, p);
+  }
+  if (out.size() == at) {
+    out += "{}";
+    return;
+  }
+  out[at] = '{';
   out += '}';
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/kernel_record.hpp"
+#include "core/processed_columns.hpp"
 #include "kscope/results.hpp"
 #include "kscope/timeline.hpp"
 
@@ -24,6 +25,10 @@ namespace kscope::report {
 void append_json_string(std::string& out, std::string_view s);
 /// `x` as a JSON number, null when not finite; integral values keep a ".0".
 void append_json_number(std::string& out, double x);
+/// `x` as nlohmann's dump writes it (its Grisu2 digits, which differ from the shortest ones of
+/// std::to_chars in about one double in a thousand), null when not finite: the processed rows'
+/// numbers, which were written from trees, stay byte for byte what they were.
+void append_tree_number(std::string& out, double x);
 /// `v` as a JSON integer (std::to_chars).
 template <class Int, std::enable_if_t<std::is_integral_v<Int>, int> = 0>
 void append_json_integer(std::string& out, Int v) {
@@ -42,6 +47,12 @@ void append_json(std::string& out, const Value& v);
 void append_json(std::string& out, const KernelSpan& k);
 /// A raw row; `info_names` as the codec's to_json(RawRow).
 void append_json(std::string& out, const RawRow& r, const std::vector<std::string>& info_names);
+/// A processed row, its columns in the order of the processed column table (the info object, by
+/// `info_names`, before the columns written only when set); the codec's to_json(ProcessedRow).
+void append_json(std::string& out, const ProcessedRow& p, const std::vector<std::string>& info_names);
+/// Whether a processed row's JSON has `column` after its info object (a column written only when
+/// set).
+[[nodiscard]] bool after_info(const ProcessedColumn& column);
 /// A row's info collectors' values, as the object keyed by `names` (null where none).
 void append_info(std::string& out, const std::vector<InfoValue>& values,
                  const std::vector<std::string>& names);

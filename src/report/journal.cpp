@@ -525,7 +525,8 @@ Results load_journal(const std::string& path, bool as_trees) {
   JournalContents c = read_journal(path, as_trees);
   Results::Data& d = c.data;
   d.telemetry = std::move(c.telemetry);
-  d.timeline.phases = std::move(c.phases);
+  d.timeline.phases = PhaseSpans(c.phases.begin(), c.phases.end());
+  std::vector<PhaseSpan>().swap(c.phases);
   d.timeline.kernels = kernel_spans(c.records);
   try {
     build_tables(std::move(c.records), std::move(c.runs), &d);

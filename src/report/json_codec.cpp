@@ -461,7 +461,7 @@ PhaseSpan phase_span_from_json(const F& j) {
   return p;
 }
 
-Json phases_to_json(const std::vector<PhaseSpan>& phases) {
+Json phases_to_json(const PhaseSpans& phases) {
   return Json::parse(json_array_text(phases));
 }
 
@@ -538,7 +538,8 @@ Timeline timeline_from_json(const F& j) {
     }
   };
   const auto phases = j.at("phases");
-  t.phases = phases_from_json(phases);
+  const std::vector<PhaseSpan> spans = phases_from_json(phases);
+  t.phases = PhaseSpans(spans.begin(), spans.end());
   for (std::size_t i = 0; i < t.phases.size(); ++i) check_part(phases.element(i), t.phases[i].part);
   const auto kernels = j.at("kernels").items();
   t.kernels.reserve(kernels.size());

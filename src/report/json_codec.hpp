@@ -69,7 +69,7 @@ template <class F>
 [[nodiscard]] Json to_json(const PhaseSpan& p);
 template <class F>
 [[nodiscard]] PhaseSpan phase_span_from_json(const F& j);
-[[nodiscard]] Json phases_to_json(const std::vector<PhaseSpan>& phases);
+[[nodiscard]] Json phases_to_json(const PhaseSpans& phases);
 template <class F>
 [[nodiscard]] std::vector<PhaseSpan> phases_from_json(const F& j);
 /// A journal line's "phase_laps" (json_text.hpp, append_phases) back as spans.

@@ -21,8 +21,8 @@ struct ResultTables {
   bool timeline = true;
 };
 
-/// What kscope::compare reads: the processed table and the raw runs (its tests).
-inline constexpr ResultTables kCompareTables{/*raw=*/true, /*processed=*/true,
+/// What kscope::compare reads: the raw runs (its tests), not the statistics of the processed table.
+inline constexpr ResultTables kCompareTables{/*raw=*/true, /*processed=*/false,
                                              /*telemetry=*/false, /*timeline=*/false};
 
 /// The processed table only (with the findings, failed configs and stops, which are always read).

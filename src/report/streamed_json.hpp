@@ -51,6 +51,7 @@ class StreamedJson {
   std::size_t len_ = 0;  // bytes in the buffer
   // The scan of a value cut by the buffer's end.
   bool scalar_ = false;  // a number or literal: it ends where a comma, bracket or space is
+  bool container_ = false;  // an object or array: it ends at the bracket that closes it
   int depth_ = 0;
   bool in_string_ = false;
   bool escaped_ = false;

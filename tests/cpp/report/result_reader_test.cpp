@@ -61,7 +61,10 @@ Results full_result() {
   d.timeline.parts = {"rank 0: a.json", "rank 1: b.json"};
   d.timeline.phases = {{"benchmark", 0, 0, false, 0, "", 100, 200, 0},
                        {"journal", std::nullopt, std::nullopt, false, 0, "", 200, 300, 1},
-                       {"region entry", 1, 2, true, 1, "baseline", 300, 400, 1}};
+                       {"region entry", 1, 2, true, 1, "baseline", 300, 400, 1},
+                       // Brackets and escapes in strings, for the scan that skips the timeline.
+                       {"region entry", 1, 2, false, 0, "b}\"]{[\\\"", 400, 450, 0},
+                       {"region entry", 1, 2, false, 0, std::string(70, '}') + "\\", 450, 460, 0}};
   d.timeline.kernels = {{"baseline", "vadd", 0, 0, false, 0, 7, 110, 190, 0},
                         {"fast", "vadd_vec4", 1, 2, false, 1, std::nullopt, 310, 390, 1}};
   d.metadata.duration_definition = "activity";
@@ -92,6 +95,7 @@ TEST(ResultReaderTest, ReadsWhatTheTreeReadsOfEveryResultKscopeWrites) {
   EXPECT_EQ(back.findings().at(0).pc, 18446744073709551615ULL);
   EXPECT_EQ(back.configs().at(2)[0].get<std::int64_t>(), -9223372036854775807 - 1);
   EXPECT_EQ(back.timeline().phases.at(2).annotation, "baseline");
+  EXPECT_EQ(back.timeline().phases.at(3).annotation, "b}\"]{[\\\"");
   EXPECT_EQ(back.to_json(), full_result().to_json());
   for (const char* golden : {"vadd_results.json", "info_collectors_results.json"}) {
     expect_read_alike(std::string(KSCOPE_FIXTURES_DIR) + "/golden/" + golden);
@@ -187,6 +191,17 @@ TEST(ResultReaderTest, SkipsTheTablesNotAsked) {
   EXPECT_EQ(some->failures.size(), 1U);
   EXPECT_EQ(some->stops.size(), 2U);
   EXPECT_EQ(some->configs.size(), full.configs().size());
+  EXPECT_EQ(Results(*some).processed().at(0).annotation, full.processed().at(0).annotation);
+  for (bool timeline : {false, true}) {  // the timeline skipped, then the raw rows and telemetry
+    report::ResultTables tables;
+    tables.timeline = timeline;
+    tables.raw = tables.telemetry = !timeline;
+    const auto part = report::read_result_streamed(path, tables);
+    ASSERT_TRUE(part.has_value());
+    EXPECT_EQ(part->timeline.phases.size(), timeline ? full.timeline().phases.size() : 0U);
+    EXPECT_EQ(part->raw.size(), timeline ? 0U : full.raw().size());
+    EXPECT_EQ(part->processed.size(), full.processed().size());
+  }
   // A table not read is not checked either.
   std::string text = read_text(path);
   const auto at = text.find("\"start_ns\": 100");

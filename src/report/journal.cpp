@@ -21,6 +21,7 @@
 #include "report/json_codec.hpp"
 #include "report/json_tape.hpp"
 #include "report/json_text.hpp"
+#include "report/result_reader.hpp"
 
 namespace kscope::report {
 namespace {
@@ -516,6 +517,8 @@ bool is_result_file(const std::string& path) {
   if (!in || !std::getline(in, first) || first.find("\"kscope.journal\"") != std::string::npos) {
     return false;
   }
+  // A result kscope wrote reads streamed with every table skipped; anything else as a tree.
+  if (read_result_streamed(path, ResultTables{false, false, false, false})) return true;
   const std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const Json j = Json::parse(first + "\n" + rest, nullptr, /*allow_exceptions=*/false);
   return j.is_object() && j.value("kind", Json()) == "kscope.results";

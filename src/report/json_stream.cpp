@@ -120,6 +120,12 @@ void JsonStream::compact(std::string_view text) {
   spill();
 }
 
+void JsonStream::laid_out(std::string_view text) {
+  item();
+  put(text);
+  spill();
+}
+
 void JsonStream::json(const Json& value) { compact(to_text(value)); }
 
 void JsonStream::spill() {

@@ -30,6 +30,11 @@ class JsonStream {
   void key(std::string_view name);
   /// A value given as compact JSON text (no whitespace outside strings).
   void compact(std::string_view text);
+  /// A value given as text laid out already for where it goes (json_text.hpp's Layout of
+  /// depth()).
+  void laid_out(std::string_view text);
+  /// How deep the next value goes: the objects and arrays open.
+  [[nodiscard]] std::size_t depth() const { return open_.size(); }
   void json(const Json& value);
   /// Writes what is buffered (also done whenever the buffer fills).
   void flush();

@@ -120,8 +120,15 @@ class TraceBuilder {
     return static_cast<double>(ns - origins_[part]) / 1000.0;
   }
 
-  std::string config_label(std::size_t c) const {
-    return c < r_.configs().size() ? r_.configs()[c].label() : "config " + std::to_string(c);
+  // Config `c`'s label, made once for all the events of its runs.
+  const std::string& config_label(std::size_t c) const {
+    if (c >= r_.configs().size()) {
+      other_label_ = "config " + std::to_string(c);
+      return other_label_;
+    }
+    if (labels_.empty()) labels_.resize(r_.configs().size());
+    if (!labels_[c]) labels_[c] = r_.configs()[c].label();
+    return *labels_[c];
   }
 
   static std::uint8_t depth_of(const char* cat) {
@@ -485,6 +492,8 @@ class TraceBuilder {
   std::vector<std::uint32_t> raw_order_;            // raw rows by (config, run, annotation)
   std::vector<Reading> readings_;
   std::vector<std::string> counter_names_;          // by counter id
+  mutable std::vector<std::optional<std::string>> labels_;  // config_label's, by config
+  mutable std::string other_label_;
   std::set<std::tuple<std::size_t, int, std::int64_t>> streams_;  // part, device, stream
   std::map<std::string, std::size_t> counter_ids_;
   std::set<std::size_t> telemetry_parts_;

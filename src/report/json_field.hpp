@@ -39,7 +39,29 @@ struct JsonNumber {
   [[nodiscard]] std::optional<std::uint64_t> unsigned_up_to(std::uint64_t max) const;
 };
 
-class JsonField {
+/// What JsonField and TapeField (json_tape.hpp) read alike, through their find() and get<T>().
+template <class Field>
+class FieldReads {
+ public:
+  /// Member `key` as T, or `fallback` when it is absent or null.
+  template <class T>
+  [[nodiscard]] T value(const char* key, T fallback) const {
+    const auto f = self().find(key);
+    return f ? f->template get<T>() : fallback;
+  }
+  /// Member `key` as T, or nullopt when it is absent or null.
+  template <class T>
+  [[nodiscard]] std::optional<T> optional(const char* key) const {
+    const auto f = self().find(key);
+    if (!f) return std::nullopt;
+    return f->template get<T>();
+  }
+
+ private:
+  [[nodiscard]] const Field& self() const { return static_cast<const Field&>(*this); }
+};
+
+class JsonField : public FieldReads<JsonField> {
  public:
   // Implicit on purpose: a document's root is a field with the empty path.
   JsonField(const Json& value, std::string path = {})  // NOLINT(google-explicit-constructor)
@@ -72,19 +94,6 @@ class JsonField {
   /// must be integral and fit T) or std::vector<std::string>.
   template <class T>
   [[nodiscard]] T get() const;
-  /// Member `key` as T, or `fallback` when it is absent or null.
-  template <class T>
-  [[nodiscard]] T value(const char* key, T fallback) const {
-    const auto f = find(key);
-    return f ? f->get<T>() : fallback;
-  }
-  /// Member `key` as T, or nullopt when it is absent or null.
-  template <class T>
-  [[nodiscard]] std::optional<T> optional(const char* key) const {
-    const auto f = find(key);
-    if (!f) return std::nullopt;
-    return f->get<T>();
-  }
 
   /// Throws FileFormatError "at <path>: expected <expected>, found <this value>".
   [[noreturn]] void fail(const std::string& expected) const;

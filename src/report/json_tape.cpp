@@ -263,21 +263,24 @@ bool JsonTape::object(std::uint32_t depth) {
       if (!value(depth + 1)) return false;
       nodes_[key_at].next = size();
       ++count;
-      space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        space();
-        continue;
-      }
-      if (*p_ != '}') return false;
-      ++p_;
-      break;
+      bool more = false;
+      if (!after_item('}', &more)) return false;
+      if (!more) break;
     }
   }
   nodes_[at].count = count;
   nodes_[at].next = size();
   nodes_[at].hint = at + 1;
+  return true;
+}
+
+bool JsonTape::after_item(char close, bool* more) {
+  space();
+  if (p_ == end_) return false;
+  *more = *p_ == ',';
+  if (!*more && *p_ != close) return false;
+  ++p_;
+  space();
   return true;
 }
 
@@ -295,16 +298,9 @@ bool JsonTape::array(std::uint32_t depth) {
     while (true) {
       if (!value(depth + 1)) return false;
       ++count;
-      space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        space();
-        continue;
-      }
-      if (*p_ != ']') return false;
-      ++p_;
-      break;
+      bool more = false;
+      if (!after_item(']', &more)) return false;
+      if (!more) break;
     }
   }
   nodes_[at].count = count;

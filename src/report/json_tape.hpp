@@ -51,6 +51,8 @@ class JsonTape {
   bool number();
   bool object(std::uint32_t depth);
   bool array(std::uint32_t depth);
+  // After a member or an element: a comma (`more`) or the `close` bracket, taken.
+  bool after_item(char close, bool* more);
   void space();
 
   std::vector<Node> nodes_;
@@ -60,7 +62,7 @@ class JsonTape {
 };
 
 /// A value of a JsonTape, read like a JsonField; what JsonField would refuse throws TapeMiss.
-class TapeField {
+class TapeField : public FieldReads<TapeField> {
  public:
   TapeField(const JsonTape& tape, std::uint32_t node) : tape_(&tape), node_(node) {}
 
@@ -84,17 +86,6 @@ class TapeField {
 
   template <class T>
   [[nodiscard]] T get() const;
-  template <class T>
-  [[nodiscard]] T value(const char* key, T fallback) const {
-    const auto f = find(key);
-    return f ? f->get<T>() : fallback;
-  }
-  template <class T>
-  [[nodiscard]] std::optional<T> optional(const char* key) const {
-    const auto f = find(key);
-    if (!f) return std::nullopt;
-    return f->get<T>();
-  }
   [[noreturn]] void fail(const std::string&) const { throw TapeMiss{}; }
   /// No path: what a reader says of a TapeField is never shown (the tree's reader says it).
   [[nodiscard]] std::string path() const { return {}; }

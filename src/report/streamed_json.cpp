@@ -201,7 +201,7 @@ void StreamedJson::begin(char first) {
   escaped_ = false;
 }
 
-bool StreamedJson::value(std::string_view* text) {
+bool StreamedJson::pass(std::string_view* text) {
   space();
   if (pos_ == len_) return false;
   begin(buffer_[pos_]);
@@ -209,35 +209,24 @@ bool StreamedJson::value(std::string_view* text) {
   while (true) {
     const char* base = buffer_.data();
     if (const char* end = scan(base + scanned, base + len_)) {
-      *text = std::string_view(base + pos_, static_cast<std::size_t>(end - (base + pos_)));
+      const std::size_t start = pos_;
       pos_ = static_cast<std::size_t>(end - base);
+      if (text) *text = std::string_view(base + start, pos_ - start);
       return true;
     }
-    scanned = len_ - pos_;  // bytes of the value scanned, which fill() moves to the front
+    if (!text) pos_ = len_;  // skipped: none of its bytes stays
+    scanned = len_ - pos_;   // the bytes of the value scanned, which fill() moves to the front
     if (!fill(pos_)) {
       if (!scalar_) return false;
-      *text = std::string_view(buffer_.data() + pos_, len_ - pos_);  // a number at the file's end
+      if (text) *text = std::string_view(buffer_.data() + pos_, len_ - pos_);  // a number at the end
       pos_ = len_;
       return true;
     }
   }
 }
 
-bool StreamedJson::skip() {
-  space();
-  if (pos_ == len_) return false;
-  begin(buffer_[pos_]);
-  std::size_t scanned = pos_;
-  while (true) {
-    const char* base = buffer_.data();
-    if (const char* end = scan(base + scanned, base + len_)) {
-      pos_ = static_cast<std::size_t>(end - base);
-      return true;
-    }
-    pos_ = len_;  // what was scanned is not kept
-    if (!fill(pos_)) return scalar_;
-    scanned = 0;
-  }
-}
+bool StreamedJson::value(std::string_view* text) { return pass(text); }
+
+bool StreamedJson::skip() { return pass(nullptr); }
 
 }  // namespace kscope::report

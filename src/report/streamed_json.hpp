@@ -36,6 +36,9 @@ class StreamedJson {
   [[nodiscard]] bool skip();
 
  private:
+  // Passes over the next value, handing its text to `text` unless it is null (then nothing of
+  // it is kept).
+  bool pass(std::string_view* text);
   // The scan of a value whose first byte is `first` begins.
   void begin(char first);
   // Where the value being scanned ends (one past it), scanning [p, end) with the state kept

@@ -10,7 +10,8 @@
 // holds).
 // Prints one JSON object: sweep_s, bare_s, rss_growth_bytes (resident memory after the sweep,
 // the Results alive, less before it), journal_bytes, result_bytes, write_s, load_s,
-// journal_load_s, result and journal (the paths).
+// journal_load_s, resume_s (the sweep again with resume= its journal, which holds it all),
+// result and journal (the paths).
 
 #include <unistd.h>
 
@@ -57,11 +58,15 @@ int main(int argc, char** argv) {
   const int runs = std::atoi(argv[2]);
   const std::string out = argv[3];
   std::filesystem::create_directories(out);
-  std::vector<Config> sweep;
-  sweep.reserve(configs);
-  for (std::size_t c = 0; c < configs; ++c) {
-    sweep.emplace_back(std::vector<Value>{static_cast<std::int64_t>(c)}, std::vector<std::string>{"k"});
-  }
+  const auto make_configs = [configs] {
+    std::vector<Config> sweep;
+    sweep.reserve(configs);
+    for (std::size_t c = 0; c < configs; ++c) {
+      sweep.emplace_back(std::vector<Value>{static_cast<std::int64_t>(c)}, std::vector<std::string>{"k"});
+    }
+    return sweep;
+  };
+  std::vector<Config> sweep = make_configs();
   Options opt;
   opt.runs = runs;
   opt.verbosity = Verbosity::kSilent;
@@ -81,15 +86,19 @@ int main(int argc, char** argv) {
   (void)bare.flush();
   const double bare_s = seconds_since(t0);
 
-  auto device = std::make_unique<bench::MadeUpDevice>(Clock::duration::zero());
-  auto timing = std::make_unique<bench::MadeUpTiming>(device.get());
-  bench::MadeUpTiming* tool = timing.get();
+  // The sweep with the made-up tool, from `resume` when given.
+  const auto profile = [&](std::vector<Config> cs, const Options& o) {
+    auto device = std::make_unique<bench::MadeUpDevice>(Clock::duration::zero());
+    auto timing = std::make_unique<bench::MadeUpTiming>(device.get());
+    bench::MadeUpTiming* tool = timing.get();
+    return profile_without_device("bench", std::move(cs), [tool](const Config&) {
+      Annotation a("a");
+      tool->launch(kKernel);
+    }, o, std::move(timing), std::move(device));
+  };
   const long long before = resident_bytes();
   t0 = Clock::now();
-  Results result = profile_without_device("bench", std::move(sweep), [tool](const Config&) {
-    Annotation a("a");
-    tool->launch(kKernel);
-  }, opt, std::move(timing), std::move(device));
+  Results result = profile(std::move(sweep), opt);
   const double sweep_s = seconds_since(t0);
   const long long grown = resident_bytes() - before;
   if (argc == 5) {
@@ -110,12 +119,21 @@ int main(int argc, char** argv) {
   t0 = Clock::now();
   (void)Results::load(journal);
   const double journal_load_s = seconds_since(t0);
+  // The sweep again from its journal, which holds it all: the resume's reading, planning and
+  // tables, nothing measured.
+  Options again = opt;
+  again.resume = journal;
+  again.output_prefix = out + "/resumed/";
+  t0 = Clock::now();
+  (void)profile(make_configs(), again);
+  const double resume_s = seconds_since(t0);
   std::printf("{\"sweep_s\": %.6f, \"bare_s\": %.6f, \"rss_growth_bytes\": %lld, "
               "\"journal_bytes\": %llu, \"result_bytes\": %llu, \"write_s\": %.6f, "
-              "\"load_s\": %.6f, \"journal_load_s\": %.6f, \"result\": \"%s\", \"journal\": \"%s\"}\n",
+              "\"load_s\": %.6f, \"journal_load_s\": %.6f, \"resume_s\": %.6f, "
+              "\"result\": \"%s\", \"journal\": \"%s\"}\n",
               sweep_s, bare_s, grown,
               static_cast<unsigned long long>(std::filesystem::file_size(journal)),
               static_cast<unsigned long long>(std::filesystem::file_size(path)), write_s, load_s,
-              journal_load_s, path.c_str(), journal.c_str());
+              journal_load_s, resume_s, path.c_str(), journal.c_str());
   return 0;
 }

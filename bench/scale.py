@@ -1,16 +1,19 @@
 """How kscope's costs grow with the number of runs (issue 37), without a GPU: a device-free sweep
-of N configs x 1 run of one annotated region (the engine's real plan, Session, journal and
-tables around a made-up tool, ``_test_profile_without_device``), then the files it wrote and
-the commands on them.
+of N runs (N/R configs x R runs) of one annotated region, from Python (the engine's real plan,
+Session, journal and tables around a made-up tool, ``_test_profile_without_device``) and from C++
+(``kscope_bench_scale``: the same with the cupti timing path's observer and joiner), then the
+files they wrote and the commands on them.
 
-    python3 bench/scale.py --runs 1000,10000,100000 [--build build] [--out out/scale]
+    python3 bench/scale.py --runs 1000,10000,100000,1000000 [--runs-per-config R] [--build build]
+        [--out out/scale]
 
-Per N, in a fresh process each: the sweep's wall time, the growth of the process's resident
-memory over the sweep, the journal's and the JSON result's bytes, ``to_json``'s and
-``kscope.load``'s times (the result, then the journal); then ``kscope show``, ``kscope compare``
-(the result against itself) and ``kscope merge`` (of two shards of the sweep, N/2 configs each)
-through the engine's executable, each with its wall time and its peak RSS (``wait4``). Prints
-one JSON object: per N its figures.
+Per N, in a fresh process each: the sweep's wall time and that of a bare loop calling the same
+function, the growth of the process's resident memory over the sweep, the journal's and the JSON
+result's bytes, ``to_json``'s and ``kscope.load``'s times (the result, then the journal); the
+same from C++ under "cpp"; then ``kscope show`` (the table, and ``-f trace``), ``kscope compare``
+(the result against itself) and ``kscope merge`` (of the journals of two shards of the sweep, N/2
+runs each) through the engine's executable, each with its wall time and its peak RSS (``wait4``).
+Prints one JSON object: per N its figures.
 """
 
 from __future__ import annotations
@@ -33,20 +36,28 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def sweep(runs: int, out: str, shard: tuple[int, int] | None) -> dict[str, Any]:
-    """In this process: the sweep of ``runs`` configs (or its shard), its files, write and load."""
+def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None) -> dict[str, Any]:
+    """In this process: the sweep of ``configs`` x ``runs`` (or its shard), its files, write and
+    load."""
     sys.path.insert(0, str(ROOT / "python"))
     import kscope
     from kscope._native import native
 
     native.profile = native._test_profile_without_device
 
-    @kscope.analyze.kernel(configs=list(range(runs)), runs=1, output_prefix=out + "/", shard=shard,
-                           thermal_mode="off", output_csv=False, verbosity=kscope.VerbosityLevel.SILENT)  # fmt: skip
-    def bench(k: int) -> None:
+    def region(k: int) -> None:
         with kscope.annotate("a"):
             pass
 
+    values = list(range(configs))
+    bench = kscope.analyze.kernel(configs=values, runs=runs, output_prefix=out + "/", shard=shard,
+                                  thermal_mode="off", output_csv=False,
+                                  verbosity=kscope.VerbosityLevel.SILENT)(region)  # fmt: skip
+    t0 = time.perf_counter()
+    for k in values:
+        for _ in range(runs):
+            region(k)
+    bare_s = time.perf_counter() - t0
     before = rss_bytes()
     t0 = time.perf_counter()
     result = bench()
@@ -64,15 +75,17 @@ def sweep(runs: int, out: str, shard: tuple[int, int] | None) -> dict[str, Any]:
     t0 = time.perf_counter()
     kscope.load(journal)
     journal_load_s = time.perf_counter() - t0
-    return {"sweep_s": sweep_s, "rss_growth_bytes": grown, "journal_bytes": os.path.getsize(journal),
-            "result_bytes": os.path.getsize(path), "write_s": write_s, "load_s": load_s,
-            "journal_load_s": journal_load_s, "result": path, "journal": journal}
+    return {"sweep_s": sweep_s, "bare_s": bare_s, "rss_growth_bytes": grown,
+            "journal_bytes": os.path.getsize(journal), "result_bytes": os.path.getsize(path),
+            "write_s": write_s, "load_s": load_s, "journal_load_s": journal_load_s, "result": path,
+            "journal": journal}  # fmt: skip
 
 
-def in_child(runs: int, out: str, shard: tuple[int, int] | None = None) -> dict[str, Any]:
+def in_child(configs: int, runs: int, out: str, shard: tuple[int, int] | None = None) -> dict[str, Any]:
     """sweep() in a fresh interpreter, so that each size's memory is its own."""
     os.makedirs(out, exist_ok=True)
-    argv = [sys.executable, __file__, "--child", str(runs), "--out", out]
+    argv = [sys.executable, __file__, "--child", str(configs), "--runs-per-config", str(runs),
+            "--out", out]  # fmt: skip
     if shard:
         argv += ["--shard", f"{shard[0]}/{shard[1]}"]
     done = subprocess.run(argv, capture_output=True, text=True, check=True)
@@ -92,19 +105,28 @@ def command(argv: list[str]) -> dict[str, float]:
     return {"s": wall, "peak_rss_bytes": usage.ru_maxrss * 1024}
 
 
-def measure(runs: int, out: Path, kscope_cli: str) -> dict[str, Any]:
-    whole = in_child(runs, str(out / f"n{runs}"))
-    shards = [in_child(runs, str(out / f"n{runs}-shard{i}"), (i, 2)) for i in range(2)]
-    merged = str(out / f"n{runs}-merged.json")
+def measure(n: int, runs: int, out: Path, build: Path) -> dict[str, Any]:
+    configs = max(1, n // runs)
+    whole = in_child(configs, runs, str(out / f"n{n}"))
+    cpp = subprocess.run([str(build / "bench" / "kscope_bench_scale"), str(configs), str(runs),
+                          str(out / f"n{n}-cpp")], capture_output=True, text=True, check=True)  # fmt: skip
+    whole["cpp"] = json.loads(cpp.stdout.strip().splitlines()[-1])
+    shards = [in_child(configs, runs, str(out / f"n{n}-shard{i}"), (i, 2)) for i in range(2)]
+    merged = str(out / f"n{n}-merged.json")
+    kscope_cli = str(build / "cli" / "kscope")
     whole["show"] = command([kscope_cli, "show", whole["result"]])
+    whole["trace"] = command([kscope_cli, "show", "-f", "trace", "-o", str(out / f"n{n}-trace.json"),
+                              whole["result"]])  # fmt: skip
     whole["compare"] = command([kscope_cli, "compare", whole["result"], whole["result"]])
     whole["merge"] = command([kscope_cli, "merge", shards[0]["journal"], shards[1]["journal"], "-o", merged])
+    whole["merged_bytes"] = os.path.getsize(merged)
     return whole
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", default="1000,10000,100000", help="comma-separated sweep sizes")
+    parser.add_argument("--runs", default="1000,10000,100000", help="comma-separated sweep sizes (runs)")
+    parser.add_argument("--runs-per-config", type=int, default=1, help="R: N/R configs of R runs")
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default="out/scale")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
@@ -115,12 +137,13 @@ def main() -> int:
         if args.shard:
             index, count = args.shard.split("/")
             shard = (int(index), int(count))
-        print(json.dumps(sweep(args.child, args.out, shard)))
+        print(json.dumps(sweep(args.child, args.runs_per_config, args.out, shard)))
         return 0
-    kscope_cli = str((ROOT / args.build / "cli" / "kscope").resolve())
+    build = (ROOT / args.build).resolve()
     out = (ROOT / args.out).resolve()
     sizes = [int(n) for n in args.runs.split(",")]
-    print(json.dumps({"sizes": {str(n): measure(n, out, kscope_cli) for n in sizes}}))
+    print(json.dumps({"runs_per_config": args.runs_per_config,
+                      "sizes": {str(n): measure(n, args.runs_per_config, out, build) for n in sizes}}))
     return 0
 
 

@@ -13,6 +13,7 @@
 #include "exit_status.hpp"
 #include "kscope/compare.hpp"
 #include "kscope/errors.hpp"
+#include "report/result_reader.hpp"
 
 namespace kscope::cli {
 namespace {
@@ -46,8 +47,9 @@ Comparison compare_paths(const CompareArgs& args) {
     as_usage_error([&] { (void)compare_directories(args.base, args.next, args.options); });
   }
   if (base_dir) return compare_directories(args.base, args.next, args.options);
-  const Results base = Results::load(args.base);
-  const Results next = Results::load(args.next);
+  // Only what compare reads of each: the files of a big sweep hold much else (the timeline).
+  const Results base = report::load_results(args.base, report::kCompareTables);
+  const Results next = report::load_results(args.next, report::kCompareTables);
   print_load_warnings(base);
   print_load_warnings(next);
   Comparison c = compare(base, next, args.options);

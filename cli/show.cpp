@@ -11,6 +11,7 @@
 #include "colour.hpp"
 #include "diagnostics.hpp"
 #include "kscope/kscope.hpp"
+#include "report/result_reader.hpp"
 #include "report/writer.hpp"
 
 namespace kscope::cli {
@@ -54,11 +55,14 @@ void add_show(CLI::App& app) {
   cmd->add_flag("--full-paths", args->full_paths,
                 "html, md: the options' absolute paths in full (default: .../<last part>)");
   cmd->callback([args] {
-    const Results results = Results::load(args->path);
+    // Only the tables the format writes from: the files of a big sweep hold much else.
+    report::ResultTables tables = report::find_writer(args->format).reads;
+    if (!args->compare.empty()) tables.raw = true;  // the compare table's tests
+    const Results results = report::load_results(args->path, tables);
     print_load_warnings(results);
     std::optional<Results> baseline;
     if (!args->compare.empty()) {
-      baseline = Results::load(args->compare);
+      baseline = report::load_results(args->compare, report::kCompareTables);
       print_load_warnings(*baseline);
     }
     WriteOptions options = args->output.empty() ? stdout_write_options() : WriteOptions{};

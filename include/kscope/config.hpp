@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,7 +43,7 @@ class Config {
   }
 
   [[nodiscard]] const std::vector<Value>& values() const { return values_; }
-  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+  [[nodiscard]] const std::vector<std::string>& names() const;
 
   /// Position of this config in the sweep (set by kscope::profile before the first run).
   [[nodiscard]] std::size_t index() const { return index_; }
@@ -54,7 +55,8 @@ class Config {
 
  private:
   std::vector<Value> values_;
-  std::vector<std::string> names_;
+  // Shared by the configs of a sweep: a million configs hold their names once.
+  std::shared_ptr<const std::vector<std::string>> names_;
   std::string label_;
   std::size_t index_ = 0;
 };

@@ -264,8 +264,13 @@ void bind_results(nb::module_& m) {
       .def_ro("end_ns", &KernelSpan::end_ns, "on the host steady clock, ns")
       .def_ro("part", &KernelSpan::part, "index into Timeline.parts (0 in one process's)");
   nb::class_<Timeline>(m, "Timeline", "When the session's phases and kernels happened.")
-      .def_ro("phases", &Timeline::phases)
-      .def_ro("kernels", &Timeline::kernels)
+      // Lists of spans, made from the timeline's packed ones.
+      .def_prop_ro("phases", [](const Timeline& t) {
+        return std::vector<PhaseSpan>(t.phases.begin(), t.phases.end());
+      })
+      .def_prop_ro("kernels", [](const Timeline& t) {
+        return std::vector<KernelSpan>(t.kernels.begin(), t.kernels.end());
+      })
       .def_ro("parts", &Timeline::parts,
               "a merge: the part (rank and file) each span's part names; empty for one process");
   nb::class_<OutputFormat>(m, "OutputFormat", "One output format of Results.write.")

@@ -4,6 +4,7 @@
 
 #include "api/in_process_session.hpp"
 #include "api/sweep_setup.hpp"
+#include "core/free_memory.hpp"
 #include "core/logger.hpp"
 #include "thermal/run_monitor.hpp"
 
@@ -15,9 +16,8 @@ class NoDevice : public RunEnvironment {
   void synchronize() override {}
 };
 
-}  // namespace
-
-Results profile_without_device(std::string_view name, std::vector<Config> configs,
+// profile_without_device() up to the memory it gives back.
+Results session_without_device(std::string_view name, std::vector<Config> configs,
                                const Benchmark& fn, const Options& options,
                                std::unique_ptr<Collector> collector,
                                std::unique_ptr<RunEnvironment> environment) {
@@ -40,6 +40,18 @@ Results profile_without_device(std::string_view name, std::vector<Config> config
   tool.environment = environment ? std::move(environment) : std::make_unique<NoDevice>();
   tool.monitor = std::make_unique<thermal::RunMonitor>(opt, log, nullptr, [] { return 0; });
   return run_in_process(name, sweep.id, sweep.configs, fn, opt, std::move(plan), std::move(tool));
+}
+
+}  // namespace
+
+Results profile_without_device(std::string_view name, std::vector<Config> configs,
+                               const Benchmark& fn, const Options& options,
+                               std::unique_ptr<Collector> collector,
+                               std::unique_ptr<RunEnvironment> environment) {
+  Results r = session_without_device(name, std::move(configs), fn, options, std::move(collector),
+                                     std::move(environment));
+  give_back_free_memory();  // what the session held until the tables were built
+  return r;
 }
 
 }  // namespace kscope

@@ -56,13 +56,15 @@ void add_timeline(const Timeline& t, const std::string& name, const Owns& owns, 
   }
   for (const auto& p : t.phases) {
     if (p.config && !owns(*p.config)) continue;
-    merged->phases.push_back(p);
-    merged->phases.back().part = first + p.part;
+    PhaseSpan span = p;
+    span.part = first + p.part;
+    merged->phases.push_back(span);
   }
   for (const auto& k : t.kernels) {
     if (!owns(k.config)) continue;
-    merged->kernels.push_back(k);
-    merged->kernels.back().part = first + k.part;
+    KernelSpan span = k;
+    span.part = first + k.part;
+    merged->kernels.push_back(span);
   }
 }
 

@@ -11,6 +11,7 @@
 #include "api/in_process_session.hpp"
 #include "api/output_prefix.hpp"
 #include "api/sweep_setup.hpp"
+#include "core/free_memory.hpp"
 #include "core/logger.hpp"
 #include "cuda/device.hpp"
 #include "cuda/gpu_run_environment.hpp"
@@ -21,8 +22,11 @@ namespace kscope {
 
 bool device_available(std::string* reason) { return cuda::device_available(reason); }
 
-Results profile(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
-                const Options& options) {
+namespace {
+
+// profile() up to the memory it gives back.
+Results profile_session(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
+                        const Options& options) {
   HostTimes times(options.verbosity >= Verbosity::kDebug);  // page faults only for DEBUG
   CheckedSweep sweep = check_sweep(name, std::move(configs), fn, options, next_session_id);
   const ToolEntry& tool = *sweep.tool;
@@ -69,6 +73,15 @@ Results profile(std::string_view name, std::vector<Config> configs, const Benchm
   parts.monitor = thermal::RunMonitor::create(opt, log);
   parts.times.step("NVML and telemetry");
   return run_in_process(name, id, sweep.configs, fn, opt, std::move(plan), std::move(parts));
+}
+
+}  // namespace
+
+Results profile(std::string_view name, std::vector<Config> configs, const Benchmark& fn,
+                const Options& options) {
+  Results r = profile_session(name, std::move(configs), fn, options);
+  give_back_free_memory();  // what the session held until the tables were built
+  return r;
 }
 
 }  // namespace kscope

@@ -37,7 +37,9 @@ void fill_tables(Session::Output& out, const Logger& log, Results::Data* d) {
   log.info("Processing profiled data");
   d->failures = std::move(out.failures);
   d->stops = std::move(out.stops);
-  d->timeline.phases = std::move(out.phases);
+  // Packed (kscope/timeline.hpp), and the session's own copy given back.
+  d->timeline.phases = PhaseSpans(out.phases.begin(), out.phases.end());
+  std::vector<PhaseSpan>().swap(out.phases);
   d->timeline.kernels = kernel_spans(out.records.all());
   build_tables(out.records.all(), std::move(out.runs), d);
   if (!d->failures.empty()) log.warn(failure_summary(d->failures, d->configs));

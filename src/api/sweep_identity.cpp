@@ -4,6 +4,7 @@
 
 #include "core/option_table.hpp"
 #include "report/json_codec.hpp"
+#include "report/json_text.hpp"
 
 namespace kscope {
 namespace {
@@ -35,6 +36,16 @@ std::optional<std::string> option_difference(const Options& there, const Options
   return std::nullopt;
 }
 
+// A config's values as the saved encoding writes them.
+std::string values_text(const Config& c) {
+  std::string text;
+  for (const auto& v : c.values()) {
+    report::append_json(text, v);
+    text += ',';
+  }
+  return text;
+}
+
 }  // namespace
 
 std::optional<std::string> sweep_difference(const Results::Data& there, std::string_view name,
@@ -51,17 +62,19 @@ std::optional<std::string> sweep_difference(const Results::Data& there, std::str
     return there_word + "'s parameters are " + report::to_text(report::Json(there.parameters)) +
            ", " + here_word + "'s are " + report::to_text(report::Json(parameters));
   }
-  // Both sides through the saved encoding, so that a value compares as it was stored.
-  const report::Json a = report::configs_to_json(there.configs);
-  const report::Json stored = report::configs_to_json(configs);
-  const report::Json b = report::configs_to_json(
-      report::configs_from_json(report::JsonField(stored), there.parameters));
-  if (a.size() != b.size()) {
-    return there_word + " holds " + std::to_string(a.size()) + " configs, " + here_word +
-           " has " + std::to_string(b.size());
+  if (there.configs.size() != configs.size()) {
+    return there_word + " holds " + std::to_string(there.configs.size()) + " configs, " +
+           here_word + " has " + std::to_string(configs.size());
   }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i]["values"] != b[i]["values"]) {
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    // The same saved text is the same config; other texts may still be equal values (1 and
+    // 1.0), so both sides go through the saved encoding, to compare as they were stored.
+    if (values_text(there.configs[i]) == values_text(configs[i])) continue;
+    const report::Json a = report::configs_to_json({there.configs[i]});
+    const report::Json stored = report::configs_to_json({configs[i]});
+    const report::Json b = report::configs_to_json(
+        report::configs_from_json(report::JsonField(stored), there.parameters));
+    if (a[0]["values"] != b[0]["values"]) {
       return "config " + std::to_string(i) + " is (" + there.configs[i].label() + ") in " +
              there_word + " and (" + configs[i].label() + ") here";
     }

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/number_format.hpp"
 #include "core/sample_comparison.hpp"
@@ -22,6 +23,17 @@ namespace kscope {
 namespace {
 
 using Key = std::tuple<std::string, std::string, std::string>;  // annotation, metric, config
+
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    const std::hash<std::string> h;
+    std::size_t seed = h(std::get<0>(k));
+    for (const std::string* s : {&std::get<1>(k), &std::get<2>(k)}) {
+      seed ^= h(*s) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+    }
+    return seed;
+  }
+};
 const std::string kExpected = " Expected a percentage such as 5% or a fraction such as 0.05.";
 
 std::string percent(double fraction) { return format_general(100 * fraction, 6) + "%"; }
@@ -113,11 +125,18 @@ struct Inventory {
   std::set<std::string> metrics;
   std::map<std::string, std::set<std::string>> parameter_values;
 
-  void add(const Results& r) {
-    for (const auto& row : r.raw()) {
-      annotations.insert(row.annotation);
-      metrics.insert(row.metric);
+  // What `o`'s declarations and filters are checked against; nothing when it has none (a
+  // million configs' values are not gathered for nothing).
+  void add(const Results& r, const CompareOptions& o) {
+    const bool names = !o.higher_is_better.empty() || !o.lower_is_better.empty() ||
+                       !o.annotations.empty() || !o.metrics.empty();
+    if (names) {
+      for (const auto& row : r.raw()) {
+        annotations.insert(row.annotation);
+        metrics.insert(row.metric);
+      }
     }
+    if (o.configs.empty()) return;
     for (const auto& c : r.configs()) {
       for (std::size_t i = 0; i < c.names().size() && i < c.values().size(); ++i) {
         parameter_values[c.names()[i]].insert(c.values()[i].to_string());
@@ -168,10 +187,19 @@ struct Inventory {
   }
 };
 
+// One side's rows: their keys in the order first seen, each with its values and unit.
 struct Side {
-  std::vector<Key> order;
-  std::map<Key, std::vector<double>> values;
-  std::map<Key, std::optional<std::string>> units;
+  struct Row {
+    Key key;
+    std::optional<std::string> unit;
+    std::vector<double> values;
+  };
+  std::vector<Row> rows;
+  std::unordered_map<Key, std::size_t, KeyHash> index;  // into rows
+  [[nodiscard]] const Row* find(const Key& key) const {
+    const auto it = index.find(key);
+    return it == index.end() ? nullptr : &rows[it->second];
+  }
 };
 
 // The raw runs of `r` that pass the filters, by row.
@@ -184,6 +212,10 @@ Side collect(const Results& r, const CompareOptions& o) {
       if (!v || !any_matches(values, *v)) config_wanted[i] = false;
     }
   }
+  std::vector<std::string> labels(r.configs().size());
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    if (config_wanted[i]) labels[i] = r.configs()[i].label();
+  }
   Side side;
   for (const auto& row : r.raw()) {
     if (!o.annotations.empty() && !any_matches(o.annotations, row.annotation)) continue;
@@ -191,14 +223,10 @@ Side collect(const Results& r, const CompareOptions& o) {
     const bool known = row.config < r.configs().size();
     if (known && !config_wanted[row.config]) continue;
     if (!known && !wanted_configs.empty()) continue;
-    const std::string label = known ? r.configs()[row.config].label() : std::to_string(row.config);
-    Key key{row.annotation, row.metric, label};
-    auto [it, inserted] = side.values.try_emplace(key);
-    if (inserted) {
-      side.order.push_back(key);
-      side.units[key] = row.unit;
-    }
-    it->second.push_back(row.value);
+    Key key{row.annotation, row.metric, known ? labels[row.config] : std::to_string(row.config)};
+    const auto [it, inserted] = side.index.try_emplace(std::move(key), side.rows.size());
+    if (inserted) side.rows.push_back({it->first, row.unit, {}});
+    side.rows[it->second].values.push_back(row.value);
   }
   return side;
 }
@@ -258,18 +286,17 @@ class Builder {
     if (next && !next->complete()) add_unique(out_.warnings, unfinished_warning("NEW", "BASE_ONLY", *next));
     const Side a = base ? collect(*base, options_) : Side{};
     const Side b = next ? collect(*next, options_) : Side{};
-    for (const auto& key : a.order) {
-      ComparisonRow row = make_row(session, key, a.units.at(key));
-      const auto other = b.values.find(key);
-      stats::row_statistics(a.values.at(key),
-                            other == b.values.end() ? std::vector<double>{} : other->second, row);
-      if (other == b.values.end()) row.verdict = Verdict::kBaseOnly;
+    for (const auto& r : a.rows) {
+      ComparisonRow row = make_row(session, r.key, r.unit);
+      const Side::Row* other = b.find(r.key);
+      stats::row_statistics(r.values, other ? other->values : std::vector<double>{}, row);
+      if (!other) row.verdict = Verdict::kBaseOnly;
       out_.rows.push_back(std::move(row));
     }
-    for (const auto& key : b.order) {
-      if (a.values.count(key)) continue;
-      ComparisonRow row = make_row(session, key, b.units.at(key));
-      stats::row_statistics({}, b.values.at(key), row);
+    for (const auto& r : b.rows) {
+      if (a.find(r.key)) continue;
+      ComparisonRow row = make_row(session, r.key, r.unit);
+      stats::row_statistics({}, r.values, row);
       row.verdict = Verdict::kNewOnly;
       out_.rows.push_back(std::move(row));
     }
@@ -410,8 +437,8 @@ bool Comparison::regressed() const {
 Comparison compare(const Results& base, const Results& next, const CompareOptions& options) {
   options.validate();
   Inventory inventory;
-  inventory.add(base);
-  inventory.add(next);
+  inventory.add(base, options);
+  inventory.add(next, options);
   inventory.check(options);
   Builder builder(options);
   builder.add("", &base, &next);
@@ -427,8 +454,8 @@ Comparison compare(const std::vector<Results>& base, const std::vector<Results>&
   const auto a = by_session(base, "BASE");
   const auto b = by_session(next, "NEW");
   Inventory inventory;
-  for (const auto& r : base) inventory.add(r);
-  for (const auto& r : next) inventory.add(r);
+  for (const auto& r : base) inventory.add(r, options);
+  for (const auto& r : next) inventory.add(r, options);
   inventory.check(options);
   Builder builder(options);
   std::vector<std::string> warnings;

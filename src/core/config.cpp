@@ -4,12 +4,30 @@
 
 namespace kscope {
 
+namespace {
+
+// The names of the config made last on this thread are the next one's when equal: the configs of
+// a sweep, made one after the other, share one copy.
+std::shared_ptr<const std::vector<std::string>> shared_names(std::vector<std::string> names) {
+  thread_local std::shared_ptr<const std::vector<std::string>> last;
+  if (!last || *last != names) last = std::make_shared<const std::vector<std::string>>(std::move(names));
+  return last;
+}
+
+}  // namespace
+
 Config::Config(std::vector<Value> values, std::vector<std::string> names)
-    : values_(std::move(values)), names_(std::move(names)) {
-  for (std::size_t i = names_.size(); i < values_.size(); ++i) {
-    names_.push_back("arg" + std::to_string(i));
+    : values_(std::move(values)) {
+  for (std::size_t i = names.size(); i < values_.size(); ++i) {
+    names.push_back("arg" + std::to_string(i));
   }
-  names_.resize(values_.size());
+  names.resize(values_.size());
+  names_ = shared_names(std::move(names));
+}
+
+const std::vector<std::string>& Config::names() const {
+  static const std::vector<std::string> kNone;
+  return names_ ? *names_ : kNone;
 }
 
 const Value& Config::operator[](std::size_t i) const {
@@ -21,11 +39,12 @@ const Value& Config::operator[](std::size_t i) const {
 }
 
 const Value& Config::at(std::string_view name) const {
-  for (std::size_t i = 0; i < names_.size(); ++i) {
-    if (names_[i] == name) return values_[i];
+  const auto& parameters = names();
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    if (parameters[i] == name) return values_[i];
   }
   std::string known;
-  for (const auto& n : names_) known += (known.empty() ? "" : ", ") + n;
+  for (const auto& n : parameters) known += (known.empty() ? "" : ", ") + n;
   throw InvalidArgument("config has no parameter named '" + std::string(name) +
                         "'; parameters are: " + (known.empty() ? "(none)" : known));
 }
@@ -35,7 +54,7 @@ std::string Config::label() const {
   std::string out;
   for (std::size_t i = 0; i < values_.size(); ++i) {
     if (i) out += ", ";
-    out += names_[i] + "=" + values_[i].to_string();
+    out += names()[i] + "=" + values_[i].to_string();
   }
   return out;
 }

@@ -4,8 +4,8 @@
 
 namespace kscope {
 
-std::vector<KernelSpan> kernel_spans(const std::vector<KernelRecord>& records) {
-  std::vector<KernelSpan> out;
+KernelSpans kernel_spans(const std::vector<KernelRecord>& records) {
+  KernelSpans out;
   auto timed = [](const KernelRecord& k) { return k.start_ns && k.end_ns; };
   out.reserve(static_cast<std::size_t>(std::count_if(records.begin(), records.end(), timed)));
   for (const auto& k : records) {

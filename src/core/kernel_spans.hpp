@@ -9,6 +9,6 @@
 
 namespace kscope {
 
-[[nodiscard]] std::vector<KernelSpan> kernel_spans(const std::vector<KernelRecord>& records);
+[[nodiscard]] KernelSpans kernel_spans(const std::vector<KernelRecord>& records);
 
 }  // namespace kscope

@@ -171,15 +171,17 @@ extern const Writer kCsvWriter;  // registered in writer_registry.cpp
 const Writer kCsvWriter{"csv", ".csv", "the processed table as CSV (processed_data file)",
                                 [](const WriteInput& in, std::ostream& out) {
                                   write_processed_csv(in.results, out);
-                                }};
+                                }, /*compares=*/false, kProcessedTable};
 extern const Writer kRawCsvWriter;  // registered in writer_registry.cpp
 const Writer kRawCsvWriter{"raw-csv", ".csv", "the raw table as CSV (profiled_data file)",
                                   [](const WriteInput& in, std::ostream& out) {
                                     write_raw_csv(in.results, out);
-                                  }};
+                                  }, /*compares=*/false, ResultTables{/*raw=*/true, /*processed=*/false,
+                                               /*telemetry=*/false, /*timeline=*/false}};
 extern const Writer kFindingsCsvWriter;  // registered in writer_registry.cpp
 const Writer kFindingsCsvWriter{
     "findings-csv", ".csv", "compute-sanitizer's findings as CSV (findings file)",
-    [](const WriteInput& in, std::ostream& out) { write_findings_csv(in.results, out); }};
+    [](const WriteInput& in, std::ostream& out) { write_findings_csv(in.results, out); },
+    /*compares=*/false, kProcessedTable};
 
 }  // namespace kscope::report

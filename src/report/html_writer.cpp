@@ -103,6 +103,8 @@ void write_html(const WriteInput& in, std::ostream& out) {
 extern const Writer kHtmlWriter;  // registered in writer_registry.cpp
 const Writer kHtmlWriter{"html", ".html",
                          "a self-contained HTML report: metadata, table, one plot per metric",
-                         &write_html, /*compares=*/true};
+                         &write_html, /*compares=*/true,
+                         ResultTables{/*raw=*/false, /*processed=*/true, /*telemetry=*/false,
+                                      /*timeline=*/true}};
 
 }  // namespace kscope::report

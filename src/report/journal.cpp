@@ -14,11 +14,14 @@
 
 #include "core/kernel_spans.hpp"
 #include "core/result_tables.hpp"
+#include "core/sort_if_needed.hpp"
 #include "core/utf8.hpp"
 #include "kscope/errors.hpp"
 #include "report/journal_compact.hpp"
 #include "report/json_codec.hpp"
+#include "report/json_tape.hpp"
 #include "report/json_text.hpp"
+#include "report/result_reader.hpp"
 
 namespace kscope::report {
 namespace {
@@ -273,29 +276,36 @@ struct LineFormat {
 
 // A "runs" or "end" line's host phases, ordered by start: schema 1.0's "phase_laps" and
 // "phases", 2.0's "laps" and "spans".
-std::vector<PhaseSpan> line_phases(const JsonField& line, const LineFormat& format) {
-  std::vector<PhaseSpan> out;
+template <class F>
+std::vector<PhaseSpan> line_phases(const F& line, const LineFormat& format) {
+  std::vector<PhaseSpan> laps;
+  std::vector<PhaseSpan> spans;
   if (format.compact) {
-    if (const auto laps = line.find("laps")) out = compact_laps_from_json(*laps, format.names);
-    if (const auto p = line.find("spans")) {
-      for (auto& span : compact_spans_from_json(*p, format.names)) out.push_back(std::move(span));
-    }
+    if (const auto l = line.find("laps")) laps = compact_laps_from_json(*l, format.names);
+    if (const auto p = line.find("spans")) spans = compact_spans_from_json(*p, format.names);
   } else {
-    if (const auto laps = line.find("phase_laps")) out = phase_laps_from_json(*laps);
-    if (const auto p = line.find("phases")) {
-      for (auto& span : phases_from_json(*p)) out.push_back(std::move(span));
-    }
+    if (const auto l = line.find("phase_laps")) laps = phase_laps_from_json(*l);
+    if (const auto p = line.find("phases")) spans = phases_from_json(*p);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const PhaseSpan& a, const PhaseSpan& b) { return a.start_ns < b.start_ns; });
+  // The laps, then the spans, stably by start: each comes in order, so they are merged.
+  const auto by_start = [](const PhaseSpan& a, const PhaseSpan& b) { return a.start_ns < b.start_ns; };
+  stable_sort_if_needed(laps, by_start);
+  stable_sort_if_needed(spans, by_start);
+  if (spans.empty()) return laps;
+  std::vector<PhaseSpan> out;
+  out.reserve(laps.size() + spans.size());
+  std::merge(std::make_move_iterator(laps.begin()), std::make_move_iterator(laps.end()),
+             std::make_move_iterator(spans.begin()), std::make_move_iterator(spans.end()),
+             std::back_inserter(out), by_start);
   return out;
 }
 
 // Reads one "runs" line into `c`; a line that does not follow the schema changes nothing.
-void read_runs_line(const JsonField& line, const LineFormat& format, JournalContents* c) {
+template <class F>
+void read_runs_line(const F& line, const LineFormat& format, JournalContents* c) {
   const std::size_t configs = c->data.configs.size();
   // Schema 2.0's runs and records are arrays: element 0 is their config.
-  const auto check_config = [&](const JsonField& row, std::size_t config) {
+  const auto check_config = [&](const F& row, std::size_t config) {
     if (format.compact && config >= configs) {
       row.element(0).fail("a config index below " + std::to_string(configs) +
                           " (the number of configs in the header)");
@@ -338,9 +348,84 @@ std::vector<KernelRecord> finished_records(std::vector<KernelRecord> records,
   return out;
 }
 
+
+// Reads line `line_no` (`field`, parsed) into `c`: FileFormatError when it does not follow the
+// schema. A TapeField reads it fast or throws TapeMiss, and the line is read again as a tree.
+template <class F>
+void read_line(const F& field, std::size_t line_no, const std::string& path, LineFormat* format,
+               JournalContents* c, bool* ended_ok) {
+  Results::Data& d = c->data;
+  if (line_no == 1) {
+    const auto kind = field.is_object() ? field.find("kind") : std::nullopt;
+    if (!kind || !kind->is_string() || kind->template get<std::string>() != "kscope.journal") {
+      if constexpr (std::is_same_v<F, TapeField>) {
+        throw TapeMiss{};
+      } else {
+        const Json& j = field.tree();
+        throw FileFormatError("is not a kscope journal (expected a first line whose kind is "
+                              "\"kscope.journal\", found " +
+                              (j.is_object() ? describe(j.value("kind", Json())) : describe(j)) +
+                              ")");
+      }
+    }
+    format->compact = header_from_json(field, &d, kJournalSchemaVersion) == 2;
+    if (const auto options = field.find("options")) {
+      c->combined = options->value("combine_kernel_metrics", false);
+    } else {
+      // kscope writes them: what resume compares, and what the tables' options show.
+      d.load_warnings.push_back("journal '" + path +
+                                "': its header (line 1) has no \"options\"; the result "
+                                "shows kscope's defaults in their place, and resume cannot "
+                                "check that they are the sweep's");
+    }
+    return;
+  }
+  const std::string kind = field.at("kind").template get<std::string>();
+  if (kind == "runs") {
+    read_runs_line(field, *format, c);
+  } else if (kind == "names" && format->compact) {
+    format->names.read_line(field);
+  } else if (kind == "findings") {
+    for (auto& f : findings_from_json(field.at("findings"))) d.findings.push_back(std::move(f));
+  } else if (kind == "metadata") {
+    d.metadata = metadata_from_json(field.at("metadata"));
+  } else if (kind == "failed") {
+    ConfigFailure failure = config_failure_from_json(field.at("failure"));
+    check_config_index(field.at("failure"), failure.config, d.configs.size());
+    d.failures.push_back(std::move(failure));
+  } else if (kind == "stop") {
+    d.stops.push_back(config_stop_from_json(field));
+    check_config_index(field, d.stops.back().config, d.configs.size());
+  } else if (kind == "end") {
+    std::vector<PhaseSpan> phases = line_phases(field, *format);
+    for (auto& p : phases) c->phases.push_back(std::move(p));
+    *ended_ok = field.value("error", std::string()).empty();
+  } else {
+    field.at("kind").fail(format->compact ? kCompactKinds : kKinds);
+  }
+}
+
+// How far `c` had got: a line the tape declines is read again as a tree from there.
+struct ContentsSize {
+  explicit ContentsSize(const JournalContents& c)
+      : phases(c.phases.size()), runs(c.runs.size()), records(c.records.size()),
+        telemetry(c.telemetry.size()), findings(c.data.findings.size()),
+        failures(c.data.failures.size()), stops(c.data.stops.size()) {}
+  void restore(JournalContents* c) const {
+    c->phases.resize(phases);
+    c->runs.resize(runs);
+    c->records.resize(records);
+    c->telemetry.resize(telemetry);
+    c->data.findings.resize(findings);
+    c->data.failures.resize(failures);
+    c->data.stops.resize(stops);
+  }
+  std::size_t phases, runs, records, telemetry, findings, failures, stops;
+};
+
 }  // namespace
 
-JournalContents read_journal(const std::string& path) {
+JournalContents read_journal(const std::string& path, bool as_trees) {
   std::ifstream in(path);
   if (!in) throw Error("cannot open journal '" + path + "': " + std::strerror(errno));
   std::vector<std::string> lines;
@@ -356,6 +441,7 @@ JournalContents read_journal(const std::string& path) {
   LineFormat format;
   std::vector<std::string> skipped;
   bool ended_ok = false;
+  JsonTape tape;
   for (std::size_t line_no = 1; line_no <= last; ++line_no) {
     const std::string& line = lines[line_no - 1];
     if (line.empty()) continue;
@@ -369,6 +455,17 @@ JournalContents read_journal(const std::string& path) {
       skipped.push_back("line " + std::to_string(line_no) + " " + what);
       continue;
     }
+    if (!as_trees && tape.parse(line)) {
+      const ContentsSize before(c);
+      try {
+        read_line(TapeField(tape, 0), line_no, path, &format, &c, &ended_ok);
+        continue;
+      } catch (const TapeMiss&) {
+        before.restore(&c);
+      } catch (const FileFormatError&) {  // the tree's reading says it
+        before.restore(&c);
+      }
+    }
     Json j;
     try {
       j = parse_json(line, path, line_no);
@@ -380,50 +477,8 @@ JournalContents read_journal(const std::string& path) {
                                          : " is not JSON (cut or corrupted)"));
       continue;
     }
-    const JsonField field(j);
     try {
-      if (line_no == 1) {
-        if (!j.is_object() || j.value("kind", Json()) != "kscope.journal") {
-          throw FileFormatError("is not a kscope journal (expected a first line whose kind is "
-                                "\"kscope.journal\", found " +
-                                (j.is_object() ? describe(j.value("kind", Json())) : describe(j)) +
-                                ")");
-        }
-        format.compact = header_from_json(field, &d, kJournalSchemaVersion) == 2;
-        if (const auto options = field.find("options")) {
-          c.combined = options->value("combine_kernel_metrics", false);
-        } else {
-          // kscope writes them: what resume compares, and what the tables' options show.
-          d.load_warnings.push_back("journal '" + path +
-                                    "': its header (line 1) has no \"options\"; the result "
-                                    "shows kscope's defaults in their place, and resume cannot "
-                                    "check that they are the sweep's");
-        }
-        continue;
-      }
-      const std::string kind = field.at("kind").get<std::string>();
-      if (kind == "runs") {
-        read_runs_line(field, format, &c);
-      } else if (kind == "names" && format.compact) {
-        format.names.read_line(field);
-      } else if (kind == "findings") {
-        for (auto& f : findings_from_json(field.at("findings"))) d.findings.push_back(std::move(f));
-      } else if (kind == "metadata") {
-        d.metadata = metadata_from_json(field.at("metadata"));
-      } else if (kind == "failed") {
-        ConfigFailure failure = config_failure_from_json(field.at("failure"));
-        check_config_index(field.at("failure"), failure.config, d.configs.size());
-        d.failures.push_back(std::move(failure));
-      } else if (kind == "stop") {
-        d.stops.push_back(config_stop_from_json(field));
-        check_config_index(field, d.stops.back().config, d.configs.size());
-      } else if (kind == "end") {
-        std::vector<PhaseSpan> phases = line_phases(field, format);
-        for (auto& p : phases) c.phases.push_back(std::move(p));
-        ended_ok = field.value("error", std::string()).empty();
-      } else {
-        field.at("kind").fail(format.compact ? kCompactKinds : kKinds);
-      }
+      read_line(JsonField(j), line_no, path, &format, &c, &ended_ok);
     } catch (const FileFormatError& e) {
       if (line_no == 1) throw FileFormatError(where + " " + e.what());
       skipped.push_back("line " + std::to_string(line_no) + " " + e.what());
@@ -448,16 +503,19 @@ bool is_result_file(const std::string& path) {
   if (!in || !std::getline(in, first) || first.find("\"kscope.journal\"") != std::string::npos) {
     return false;
   }
+  // A result kscope wrote reads streamed with every table skipped; anything else as a tree.
+  if (read_result_streamed(path, ResultTables{false, false, false, false})) return true;
   const std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const Json j = Json::parse(first + "\n" + rest, nullptr, /*allow_exceptions=*/false);
   return j.is_object() && j.value("kind", Json()) == "kscope.results";
 }
 
-Results load_journal(const std::string& path) {
-  JournalContents c = read_journal(path);
+Results load_journal(const std::string& path, bool as_trees) {
+  JournalContents c = read_journal(path, as_trees);
   Results::Data& d = c.data;
   d.telemetry = std::move(c.telemetry);
-  d.timeline.phases = std::move(c.phases);
+  d.timeline.phases = PhaseSpans(c.phases.begin(), c.phases.end());
+  std::vector<PhaseSpan>().swap(c.phases);
   d.timeline.kernels = kernel_spans(c.records);
   try {
     build_tables(std::move(c.records), std::move(c.runs), &d);

@@ -132,8 +132,10 @@ struct JournalContents {
 /// Results::write_json writes) rather than a journal; false when it cannot be read.
 [[nodiscard]] bool is_result_file(const std::string& path);
 
-/// Reads a journal's lines, with the rules of load_journal(), without building the tables.
-[[nodiscard]] JournalContents read_journal(const std::string& path);
+/// Reads a journal's lines, with the rules of load_journal(), without building the tables. Each
+/// line is read fast (a JsonTape, json_tape.hpp) or, when that declines it, as a tree, which says
+/// what is wrong with it; `as_trees`: every line as a tree (the fuzz target compares the two).
+[[nodiscard]] JournalContents read_journal(const std::string& path, bool as_trees = false);
 
 /// Reads a journal (complete or cut short) back into Results: extraction and statistics run
 /// again over the recorded kernels. A malformed header throws FileFormatError naming the line; a
@@ -141,6 +143,6 @@ struct JournalContents {
 /// then not complete), except a cut-short last line, which is what a crash leaves and is skipped
 /// silently. Derived metrics and combine functions are code and are not
 /// stored: a journal of a session that combined kernels fails to load with a message saying so.
-[[nodiscard]] Results load_journal(const std::string& path);
+[[nodiscard]] Results load_journal(const std::string& path, bool as_trees = false);
 
 }  // namespace kscope::report

@@ -45,7 +45,8 @@ void numbers(std::string& out, const First& first, const Rest&... rest) {
   ((out += ',', number(out, rest)), ...);
 }
 
-std::vector<InfoValue> info_values_from(const JsonField& j) {
+template <class F>
+std::vector<InfoValue> info_values_from(const F& j) {
   std::vector<InfoValue> out;
   for (const auto& v : j.items()) out.push_back(info_value_from_json(v));
   return out;
@@ -60,7 +61,8 @@ void annotations(std::string& out, const std::vector<std::string>& list, Journal
   out += ']';
 }
 
-std::vector<std::string> annotations_from(const JsonField& j, const JournalNameReader& names) {
+template <class F>
+std::vector<std::string> annotations_from(const F& j, const JournalNameReader& names) {
   std::vector<std::string> out;
   for (const auto& a : j.items()) out.push_back(names.annotation(a));
   return out;
@@ -77,15 +79,16 @@ void sample(std::string& out, const std::optional<TelemetrySample>& s) {
   out += ']';
 }
 
-template <class T>
-std::optional<T> optional_from(const JsonField& j) {
+template <class T, class F>
+std::optional<T> optional_from(const F& j) {
   if (j.is_null()) return std::nullopt;
-  return j.get<T>();
+  return j.template get<T>();
 }
 
-std::optional<TelemetrySample> sample_from(const JsonField& j) {
+template <class F>
+std::optional<TelemetrySample> sample_from(const F& j) {
   if (j.is_null()) return std::nullopt;
-  const JsonField age = j.element(6);  // the reading has its seven elements from here on
+  const auto age = j.element(6);  // the reading has its seven elements from here on
   const auto f = j.items();
   TelemetrySample s;
   s.sm_clock_mhz = optional_from<int>(f[0]);
@@ -102,8 +105,9 @@ bool same_execution(const PhaseSpan& a, const PhaseSpan& b) {
   return a.config == b.config && a.run == b.run && a.warmup == b.warmup && a.pass == b.pass;
 }
 
-std::int64_t duration_from(const JsonField& j) {
-  const auto d = j.get<std::int64_t>();
+template <class F>
+std::int64_t duration_from(const F& j) {
+  const auto d = j.template get<std::int64_t>();
   if (d < 0) j.fail("a duration not below 0");
   return d;
 }
@@ -207,11 +211,12 @@ void append_compact_phases(std::string& laps, std::string& spans,
   if (previous) close_group();
 }
 
-RunLog compact_run_from_json(const JsonField& j, const JournalNameReader& names) {
+template <class F>
+RunLog compact_run_from_json(const F& j, const JournalNameReader& names) {
   const auto items = j.items();
   RunLog r;
-  r.run.config = j.element(0).get<std::size_t>();
-  r.run.run = j.element(1).get<std::size_t>();
+  r.run.config = j.element(0).template get<std::size_t>();
+  r.run.run = j.element(1).template get<std::size_t>();
   r.entered = annotations_from(j.element(2), names);
   check_entered_once(j.element(2), r.entered);
   r.failed = annotations_from(j.element(3), names);
@@ -224,58 +229,61 @@ RunLog compact_run_from_json(const JsonField& j, const JournalNameReader& names)
   return r;
 }
 
-KernelRecord compact_record_from_json(const JsonField& j, const JournalNameReader& names) {
+template <class F>
+KernelRecord compact_record_from_json(const F& j, const JournalNameReader& names) {
   const auto items = j.items();
   KernelRecord k;
-  k.run.config = j.element(0).get<std::size_t>();
-  k.run.run = j.element(1).get<std::size_t>();
+  k.run.config = j.element(0).template get<std::size_t>();
+  k.run.run = j.element(1).template get<std::size_t>();
   k.annotation = names.annotation(j.element(2));
   std::tie(k.kernel, k.mangled) = names.kernel(j.element(3));
-  k.device = j.element(4).get<int>();
-  k.sequence = j.element(5).get<std::uint64_t>();
+  k.device = j.element(4).template get<int>();
+  k.sequence = j.element(5).template get<std::uint64_t>();
   const auto metrics = j.element(6).items();
   if (metrics.size() % 2 != 0) j.element(6).fail("an array of metric and value pairs");
   for (std::size_t i = 0; i < metrics.size(); i += 2) {
     const auto& [metric, unit] = names.metric(metrics[i]);
-    k.metrics.push_back({metric, metrics[i + 1].get<double>(), unit});
+    k.metrics.push_back({metric, metrics[i + 1].template get<double>(), unit});
   }
   if (items.size() > 7) {
     const auto at = [&](std::size_t i) { return items.size() > i && !items[i].is_null(); };
-    if (at(7)) k.start_ns = items[7].get<std::int64_t>();
-    if (at(8)) k.end_ns = items[8].get<std::int64_t>() + k.start_ns.value_or(0);
-    if (at(9)) k.stream = items[9].get<std::uint32_t>();
+    if (at(7)) k.start_ns = items[7].template get<std::int64_t>();
+    if (at(8)) k.end_ns = items[8].template get<std::int64_t>() + k.start_ns.value_or(0);
+    if (at(9)) k.stream = items[9].template get<std::uint32_t>();
   }
   return k;
 }
 
-std::vector<RunTelemetry> compact_telemetry_from_json(const JsonField& j) {
+template <class F>
+std::vector<RunTelemetry> compact_telemetry_from_json(const F& j) {
   std::vector<RunTelemetry> out;
   for (const auto& t : j.items()) {
     RunTelemetry r;
-    r.config = t.element(0).get<std::size_t>();
-    r.run = t.element(1).get<std::size_t>();
-    r.device = t.element(2).get<int>();
+    r.config = t.element(0).template get<std::size_t>();
+    r.run = t.element(1).template get<std::size_t>();
+    r.device = t.element(2).template get<int>();
     r.before = sample_from(t.element(3));
     r.after = sample_from(t.element(4));
-    r.cooling_wait_s = t.element(5).get<double>();
+    r.cooling_wait_s = t.element(5).template get<double>();
     out.push_back(std::move(r));
   }
   return out;
 }
 
-std::vector<PhaseSpan> compact_laps_from_json(const JsonField& j, const JournalNameReader& names) {
+template <class F>
+std::vector<PhaseSpan> compact_laps_from_json(const F& j, const JournalNameReader& names) {
   std::vector<PhaseSpan> out;
   for (const auto& group : j.items()) {
     const auto fields = group.items();
     PhaseSpan p;
-    p.config = group.element(0).get<std::size_t>();
-    p.run = group.element(1).get<std::size_t>();
-    std::int64_t at = group.element(2).get<std::int64_t>();
+    p.config = group.element(0).template get<std::size_t>();
+    p.run = group.element(1).template get<std::size_t>();
+    std::int64_t at = group.element(2).template get<std::int64_t>();
     const auto laps = group.element(3).items();
     if (laps.size() % 2 != 0) group.element(3).fail("an array of phase and duration pairs");
     if (fields.size() > 4) {
-      p.warmup = fields[4].get<bool>();
-      p.pass = group.element(5).get<int>();
+      p.warmup = fields[4].template get<bool>();
+      p.pass = group.element(5).template get<int>();
     }
     for (std::size_t i = 0; i < laps.size(); i += 2) {
       p.phase = names.phase(laps[i]);
@@ -288,26 +296,38 @@ std::vector<PhaseSpan> compact_laps_from_json(const JsonField& j, const JournalN
   return out;
 }
 
-std::vector<PhaseSpan> compact_spans_from_json(const JsonField& j, const JournalNameReader& names) {
+template <class F>
+std::vector<PhaseSpan> compact_spans_from_json(const F& j, const JournalNameReader& names) {
   std::vector<PhaseSpan> out;
   for (const auto& s : j.items()) {
-    const JsonField duration = s.element(5);  // the span has its six elements from here on
+    const auto duration = s.element(5);  // the span has its six elements from here on
     const auto fields = s.items();
     PhaseSpan p;
     p.phase = names.phase(fields[0]);
-    if (!fields[1].is_null()) p.config = fields[1].get<std::size_t>();
-    if (!fields[2].is_null()) p.run = fields[2].get<std::size_t>();
+    if (!fields[1].is_null()) p.config = fields[1].template get<std::size_t>();
+    if (!fields[2].is_null()) p.run = fields[2].template get<std::size_t>();
     if (!fields[3].is_null()) p.annotation = names.annotation(fields[3]);
-    p.start_ns = fields[4].get<std::int64_t>();
+    p.start_ns = fields[4].template get<std::int64_t>();
     p.end_ns = p.start_ns + duration_from(duration);
     if (fields.size() > 6) {
-      p.warmup = fields[6].get<bool>();
-      p.pass = s.element(7).get<int>();
-      p.part = s.element(8).get<std::size_t>();
+      p.warmup = fields[6].template get<bool>();
+      p.pass = s.element(7).template get<int>();
+      p.part = s.element(8).template get<std::size_t>();
     }
     out.push_back(std::move(p));
   }
   return out;
 }
+
+// Every reader, for both kinds of field.
+#define KSCOPE_COMPACT_READERS(F)                                                              \
+  template RunLog compact_run_from_json(const F&, const JournalNameReader&);                   \
+  template KernelRecord compact_record_from_json(const F&, const JournalNameReader&);          \
+  template std::vector<RunTelemetry> compact_telemetry_from_json(const F&);                    \
+  template std::vector<PhaseSpan> compact_laps_from_json(const F&, const JournalNameReader&);  \
+  template std::vector<PhaseSpan> compact_spans_from_json(const F&, const JournalNameReader&);
+KSCOPE_COMPACT_READERS(JsonField)
+KSCOPE_COMPACT_READERS(TapeField)
+#undef KSCOPE_COMPACT_READERS
 
 }  // namespace kscope::report

@@ -31,14 +31,19 @@ void append_compact(std::string& out, const RunTelemetry& t);
 void append_compact_phases(std::string& laps, std::string& spans,
                            const std::vector<PhaseSpan>& phases, JournalNameWriter& names);
 
-[[nodiscard]] RunLog compact_run_from_json(const JsonField& j, const JournalNameReader& names);
-[[nodiscard]] KernelRecord compact_record_from_json(const JsonField& j,
-                                                    const JournalNameReader& names);
-[[nodiscard]] std::vector<RunTelemetry> compact_telemetry_from_json(const JsonField& j);
+/// The readers read a JsonField or a TapeField (json_tape.hpp).
+template <class F>
+[[nodiscard]] RunLog compact_run_from_json(const F& j, const JournalNameReader& names);
+template <class F>
+[[nodiscard]] KernelRecord compact_record_from_json(const F& j, const JournalNameReader& names);
+template <class F>
+[[nodiscard]] std::vector<RunTelemetry> compact_telemetry_from_json(const F& j);
 /// A line's "laps" and "spans" back as spans, in the order they are listed.
-[[nodiscard]] std::vector<PhaseSpan> compact_laps_from_json(const JsonField& j,
+template <class F>
+[[nodiscard]] std::vector<PhaseSpan> compact_laps_from_json(const F& j,
                                                             const JournalNameReader& names);
-[[nodiscard]] std::vector<PhaseSpan> compact_spans_from_json(const JsonField& j,
+template <class F>
+[[nodiscard]] std::vector<PhaseSpan> compact_spans_from_json(const F& j,
                                                              const JournalNameReader& names);
 
 }  // namespace kscope::report

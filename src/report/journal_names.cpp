@@ -1,5 +1,6 @@
 #include "report/journal_names.hpp"
 
+#include "report/json_tape.hpp"
 #include "report/json_text.hpp"
 
 namespace kscope::report {
@@ -7,14 +8,14 @@ namespace {
 
 // The entries of `line`'s member `key` ([index, names...] each), which must continue a table of
 // `size` entries; `read` turns an entry's names into the table's element.
-template <class T, class Read>
-std::vector<T> entries(const JsonField& line, const char* key, std::size_t size, Read read) {
+template <class T, class F, class Read>
+std::vector<T> entries(const F& line, const char* key, std::size_t size, Read read) {
   std::vector<T> out;
   const auto member = line.find(key);
   if (!member) return out;
   for (const auto& entry : member->items()) {
-    const JsonField index = entry.element(0);
-    if (index.get<std::size_t>() != size + out.size()) {
+    const auto index = entry.element(0);
+    if (index.template get<std::size_t>() != size + out.size()) {
       index.fail("index " + std::to_string(size + out.size()) + ", the next of the " + key +
                  " table");
     }
@@ -23,9 +24,9 @@ std::vector<T> entries(const JsonField& line, const char* key, std::size_t size,
   return out;
 }
 
-template <class T>
-const T& entry_at(const std::vector<T>& table, const JsonField& index, const char* what) {
-  const auto i = index.get<std::size_t>();
+template <class F, class T>
+const T& entry_at(const std::vector<T>& table, const F& index, const char* what) {
+  const auto i = index.template get<std::size_t>();
   if (i >= table.size()) {
     index.fail(std::string("an index below ") + std::to_string(table.size()) + " (the " + what +
                " named on earlier \"names\" lines)");
@@ -102,19 +103,20 @@ std::string JournalNameWriter::take_line() {
   return line;
 }
 
-void JournalNameReader::read_line(const JsonField& line) {
-  const auto name = [](const JsonField& e) { return e.element(1).get<std::string>(); };
+template <class F>
+void JournalNameReader::read_line(const F& line) {
+  const auto name = [](const auto& e) { return e.element(1).template get<std::string>(); };
   auto annotations = entries<std::string>(line, "annotations", annotations_.size(), name);
   auto kernels = entries<std::pair<std::string, std::string>>(
-      line, "kernels", kernels_.size(), [](const JsonField& e) {
-        return std::make_pair(e.element(1).get<std::string>(), e.element(2).get<std::string>());
+      line, "kernels", kernels_.size(), [](const auto& e) {
+        return std::make_pair(e.element(1).template get<std::string>(), e.element(2).template get<std::string>());
       });
   auto metrics = entries<std::pair<std::string, std::optional<std::string>>>(
-      line, "metrics", metrics_.size(), [](const JsonField& e) {
-        const JsonField unit = e.element(2);
-        return std::make_pair(e.element(1).get<std::string>(),
+      line, "metrics", metrics_.size(), [](const auto& e) {
+        const auto unit = e.element(2);
+        return std::make_pair(e.element(1).template get<std::string>(),
                               unit.is_null() ? std::nullopt
-                                             : std::optional<std::string>(unit.get<std::string>()));
+                                             : std::optional<std::string>(unit.template get<std::string>()));
       });
   auto phases = entries<std::string>(line, "phases", phases_.size(), name);
   add(annotations_, std::move(annotations));
@@ -123,21 +125,37 @@ void JournalNameReader::read_line(const JsonField& line) {
   add(phases_, std::move(phases));
 }
 
-const std::string& JournalNameReader::annotation(const JsonField& index) const {
+template <class F>
+const std::string& JournalNameReader::annotation(const F& index) const {
   return entry_at(annotations_, index, "annotations");
 }
 
-const std::pair<std::string, std::string>& JournalNameReader::kernel(const JsonField& index) const {
+template <class F>
+const std::pair<std::string, std::string>& JournalNameReader::kernel(const F& index) const {
   return entry_at(kernels_, index, "kernels");
 }
 
+template <class F>
 const std::pair<std::string, std::optional<std::string>>& JournalNameReader::metric(
-    const JsonField& index) const {
+    const F& index) const {
   return entry_at(metrics_, index, "metrics");
 }
 
-const std::string& JournalNameReader::phase(const JsonField& index) const {
+template <class F>
+const std::string& JournalNameReader::phase(const F& index) const {
   return entry_at(phases_, index, "phases");
 }
+
+// Every reader, for both kinds of field.
+#define KSCOPE_NAME_READERS(F)                                                                 \
+  template void JournalNameReader::read_line(const F&);                                       \
+  template const std::string& JournalNameReader::annotation(const F&) const;                  \
+  template const std::pair<std::string, std::string>& JournalNameReader::kernel(const F&) const; \
+  template const std::pair<std::string, std::optional<std::string>>& JournalNameReader::metric( \
+      const F&) const;                                                                         \
+  template const std::string& JournalNameReader::phase(const F&) const;
+KSCOPE_NAME_READERS(JsonField)
+KSCOPE_NAME_READERS(TapeField)
+#undef KSCOPE_NAME_READERS
 
 }  // namespace kscope::report

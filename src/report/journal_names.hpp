@@ -42,13 +42,19 @@ class JournalNameReader {
  public:
   /// Adds the entries of a "names" line; throws FileFormatError (and adds nothing) when an entry
   /// is malformed or its index does not follow on from its table.
-  void read_line(const JsonField& line);
+  /// (A JsonField or a TapeField: json_tape.hpp.)
+  template <class F>
+  void read_line(const F& line);
   /// The entry at `index`; throws FileFormatError naming the table when there is none.
-  [[nodiscard]] const std::string& annotation(const JsonField& index) const;
-  [[nodiscard]] const std::pair<std::string, std::string>& kernel(const JsonField& index) const;
+  template <class F>
+  [[nodiscard]] const std::string& annotation(const F& index) const;
+  template <class F>
+  [[nodiscard]] const std::pair<std::string, std::string>& kernel(const F& index) const;
+  template <class F>
   [[nodiscard]] const std::pair<std::string, std::optional<std::string>>& metric(
-      const JsonField& index) const;
-  [[nodiscard]] const std::string& phase(const JsonField& index) const;
+      const F& index) const;
+  template <class F>
+  [[nodiscard]] const std::string& phase(const F& index) const;
 
  private:
   std::vector<std::string> annotations_;

@@ -112,50 +112,70 @@ std::vector<JsonField> JsonField::items() const {
   return out;
 }
 
+std::optional<std::int64_t> JsonNumber::signed_in(std::int64_t min, std::int64_t max) const {
+  if (kind == Kind::kUnsigned) {
+    if (u > static_cast<std::uint64_t>(max)) return std::nullopt;
+    return static_cast<std::int64_t>(u);
+  }
+  if (kind == Kind::kInteger) {
+    if (i < min || i > max) return std::nullopt;
+    return i;
+  }
+  if (std::isfinite(d) && d == std::floor(d) && d >= static_cast<double>(min) &&
+      d <= static_cast<double>(max) && std::fabs(d) <= static_cast<double>(kLargestExactDouble)) {
+    return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> JsonNumber::unsigned_up_to(std::uint64_t max) const {
+  if (kind == Kind::kUnsigned) {
+    if (u > max) return std::nullopt;
+    return u;
+  }
+  if (kind == Kind::kInteger) return std::nullopt;  // negative
+  if (std::isfinite(d) && d == std::floor(d) && d >= 0 && d <= static_cast<double>(max) &&
+      d <= static_cast<double>(kLargestExactDouble)) {
+    return static_cast<std::uint64_t>(d);
+  }
+  return std::nullopt;
+}
+
+std::optional<JsonNumber> JsonField::number() const {
+  JsonNumber n;
+  if (value_->is_number_unsigned()) {
+    n.kind = JsonNumber::Kind::kUnsigned;
+    n.u = value_->get<std::uint64_t>();
+  } else if (value_->is_number_integer()) {
+    n.kind = JsonNumber::Kind::kInteger;
+    n.i = value_->get<std::int64_t>();
+  } else if (value_->is_number_float()) {
+    n.d = value_->get<double>();
+  } else {
+    return std::nullopt;
+  }
+  return n;
+}
+
 std::int64_t JsonField::signed_integer(std::int64_t min, std::int64_t max) const {
   const std::string expected =
       min == std::numeric_limits<std::int64_t>::min() && max == std::numeric_limits<std::int64_t>::max()
           ? "an integer"
           : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
-  if (value_->is_number_unsigned()) {
-    const auto v = value_->get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(max)) fail(expected);
-    return static_cast<std::int64_t>(v);
-  }
-  if (value_->is_number_integer()) {
-    const auto v = value_->get<std::int64_t>();
-    if (v < min || v > max) fail(expected);
-    return v;
-  }
-  if (value_->is_number_float()) {
-    // An integral double in range (2.0 from a tool that writes every number as a float).
-    const double d = value_->get<double>();
-    if (std::isfinite(d) && d == std::floor(d) && d >= static_cast<double>(min) &&
-        d <= static_cast<double>(max) && std::fabs(d) <= static_cast<double>(kLargestExactDouble)) {
-      return static_cast<std::int64_t>(d);
-    }
-  }
-  fail(expected);
+  const auto n = number();
+  const auto v = n ? n->signed_in(min, max) : std::nullopt;
+  if (!v) fail(expected);
+  return *v;
 }
 
 std::uint64_t JsonField::unsigned_integer(std::uint64_t max) const {
   const std::string expected = max >= kLargestExactDouble
                                    ? "a non-negative integer"
                                    : "a non-negative integer up to " + std::to_string(max);
-  if (value_->is_number_unsigned()) {
-    const auto v = value_->get<std::uint64_t>();
-    if (v > max) fail(expected);
-    return v;
-  }
-  if (value_->is_number_integer()) fail(expected);  // negative
-  if (value_->is_number_float()) {
-    const double d = value_->get<double>();
-    if (std::isfinite(d) && d == std::floor(d) && d >= 0 && d <= static_cast<double>(max) &&
-        d <= static_cast<double>(kLargestExactDouble)) {
-      return static_cast<std::uint64_t>(d);
-    }
-  }
-  fail(expected);
+  const auto n = number();
+  const auto v = n ? n->unsigned_up_to(max) : std::nullopt;
+  if (!v) fail(expected);
+  return *v;
 }
 
 }  // namespace kscope::report

@@ -21,7 +21,47 @@ namespace kscope::report {
 // last (nlohmann::json would sort the keys alphabetically).
 using Json = nlohmann::ordered_json;
 
-class JsonField {
+/// A JSON number as nlohmann reads it: an unsigned integer, a (negative) integer, or a float; and
+/// the integer conversions JsonField and TapeField (json_tape.hpp) share.
+struct JsonNumber {
+  enum class Kind { kUnsigned, kInteger, kFloat } kind = Kind::kFloat;
+  std::uint64_t u = 0;
+  std::int64_t i = 0;
+  double d = 0;
+  [[nodiscard]] double as_double() const {
+    return kind == Kind::kUnsigned ? static_cast<double>(u)
+                                   : kind == Kind::kInteger ? static_cast<double>(i) : d;
+  }
+  /// The number as an integer from `min` to `max`: an integer in range, or an integral float in
+  /// range that a double holds exactly (2.0 from a tool that writes every number as a float).
+  [[nodiscard]] std::optional<std::int64_t> signed_in(std::int64_t min, std::int64_t max) const;
+  /// The same for a non-negative integer up to `max`.
+  [[nodiscard]] std::optional<std::uint64_t> unsigned_up_to(std::uint64_t max) const;
+};
+
+/// What JsonField and TapeField (json_tape.hpp) read alike, through their find() and get<T>().
+template <class Field>
+class FieldReads {
+ public:
+  /// Member `key` as T, or `fallback` when it is absent or null.
+  template <class T>
+  [[nodiscard]] T value(const char* key, T fallback) const {
+    const auto f = self().find(key);
+    return f ? f->template get<T>() : fallback;
+  }
+  /// Member `key` as T, or nullopt when it is absent or null.
+  template <class T>
+  [[nodiscard]] std::optional<T> optional(const char* key) const {
+    const auto f = self().find(key);
+    if (!f) return std::nullopt;
+    return f->template get<T>();
+  }
+
+ private:
+  [[nodiscard]] const Field& self() const { return static_cast<const Field&>(*this); }
+};
+
+class JsonField : public FieldReads<JsonField> {
  public:
   // Implicit on purpose: a document's root is a field with the empty path.
   JsonField(const Json& value, std::string path = {})  // NOLINT(google-explicit-constructor)
@@ -31,6 +71,15 @@ class JsonField {
   /// The JSON Pointer of this value; "/" for the root.
   [[nodiscard]] std::string path() const { return path_.empty() ? "/" : path_; }
   [[nodiscard]] bool is_null() const { return value_->is_null(); }
+  [[nodiscard]] bool is_string() const { return value_->is_string(); }
+  [[nodiscard]] bool is_boolean() const { return value_->is_boolean(); }
+  [[nodiscard]] bool is_object() const { return value_->is_object(); }
+  /// The value as a JsonNumber; nullopt when it is no number.
+  [[nodiscard]] std::optional<JsonNumber> number() const;
+  /// Whether this object has the member `key` (null or not).
+  [[nodiscard]] bool contains(const char* key) const { return value_->contains(key); }
+  /// The value as nlohmann's tree.
+  [[nodiscard]] const Json& tree() const { return *value_; }
 
   /// Member `key`; throws when this is not an object or has no such member.
   [[nodiscard]] JsonField at(const char* key) const;
@@ -45,19 +94,6 @@ class JsonField {
   /// must be integral and fit T) or std::vector<std::string>.
   template <class T>
   [[nodiscard]] T get() const;
-  /// Member `key` as T, or `fallback` when it is absent or null.
-  template <class T>
-  [[nodiscard]] T value(const char* key, T fallback) const {
-    const auto f = find(key);
-    return f ? f->get<T>() : fallback;
-  }
-  /// Member `key` as T, or nullopt when it is absent or null.
-  template <class T>
-  [[nodiscard]] std::optional<T> optional(const char* key) const {
-    const auto f = find(key);
-    if (!f) return std::nullopt;
-    return f->get<T>();
-  }
 
   /// Throws FileFormatError "at <path>: expected <expected>, found <this value>".
   [[noreturn]] void fail(const std::string& expected) const;

@@ -27,6 +27,22 @@ void text_array(JsonStream& s, const char* key, const Items& items, const Encode
   s.end();
 }
 
+// The same for rows that a Layout lays out as the document does (no second pass over the text);
+// `encode(text, item, layout)`.
+template <class Items, class Encode>
+void laid_out_array(JsonStream& s, const char* key, const Items& items, const Encode& encode) {
+  s.key(key);
+  s.begin_array();
+  const Layout layout(s.depth());
+  std::string text;
+  for (const auto& item : items) {
+    text.clear();
+    encode(text, item, layout);
+    s.laid_out(text);
+  }
+  s.end();
+}
+
 }  // namespace
 
 void write_results_json(const Results& results, std::ostream& out,
@@ -50,14 +66,25 @@ void write_results_json(const Results& results, std::ostream& out,
     s.key("info_columns");
     s.json(info_columns_to_json(d.info_columns));
   }
+  // Rows with an info object (nested) are laid out in a second pass.
   const std::vector<std::string> raw_info = raw_info_columns(d.info_columns);
-  text_array(s, "raw", d.raw, [&](std::string& text, const RawRow& r) {
-    append_json(text, r, raw_info);
-  });
   const std::vector<std::string> processed_info = processed_info_columns(d.info_columns);
-  text_array(s, "processed", d.processed, [&](std::string& text, const ProcessedRow& p) {
-    text += to_text(to_json(p, processed_info));
-  });
+  if (d.info_columns.empty()) {
+    laid_out_array(s, "raw", d.raw, [&](std::string& text, const RawRow& r, const Layout& l) {
+      append_json(text, r, raw_info, l);
+    });
+    laid_out_array(s, "processed", d.processed,
+                   [&](std::string& text, const ProcessedRow& p, const Layout& l) {
+                     append_json(text, p, processed_info, l);
+                   });
+  } else {
+    text_array(s, "raw", d.raw, [&](std::string& text, const RawRow& r) {
+      append_json(text, r, raw_info);
+    });
+    text_array(s, "processed", d.processed, [&](std::string& text, const ProcessedRow& p) {
+      append_json(text, p, processed_info);
+    });
+  }
   text_array(s, "telemetry", d.telemetry,
              [](std::string& text, const RunTelemetry& t) { append_json(text, t); });
   text_array(s, "findings", d.findings,
@@ -73,10 +100,10 @@ void write_results_json(const Results& results, std::ostream& out,
   if (!d.timeline.empty()) {
     s.key("timeline");
     s.begin_object();
-    text_array(s, "phases", d.timeline.phases,
-               [](std::string& text, const PhaseSpan& p) { append_json(text, p); });
-    text_array(s, "kernels", d.timeline.kernels,
-               [](std::string& text, const KernelSpan& k) { append_json(text, k); });
+    laid_out_array(s, "phases", d.timeline.phases,
+                   [](std::string& text, const PhaseSpan& p, const Layout& l) { append_json(text, p, l); });
+    laid_out_array(s, "kernels", d.timeline.kernels,
+                   [](std::string& text, const KernelSpan& k, const Layout& l) { append_json(text, k, l); });
     if (!d.timeline.parts.empty()) {
       s.key("parts");
       s.json(Json(d.timeline.parts));

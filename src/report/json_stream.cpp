@@ -19,9 +19,17 @@ struct Specials {
 const Specials kSpecials;
 }  // namespace
 
+void JsonStream::put(std::string_view s) {
+  room(s.size());
+  std::copy(s.begin(), s.end(), &buffer_[used_]);
+  used_ += s.size();
+}
+
 void JsonStream::new_line(std::size_t depth) {
-  buffer_ += '\n';
-  buffer_.append(depth, ' ');
+  room(depth + 1);
+  buffer_[used_] = '\n';
+  std::fill_n(&buffer_[used_ + 1], depth, ' ');
+  used_ += depth + 1;
 }
 
 void JsonStream::item() {
@@ -30,20 +38,20 @@ void JsonStream::item() {
     return;
   }
   if (open_.empty()) return;  // the document itself
-  if (!open_.back().empty) buffer_ += ',';
+  if (!open_.back().empty) put(',');
   open_.back().empty = false;
   new_line(open_.size());
 }
 
 void JsonStream::begin_object() {
   item();
-  buffer_ += '{';
+  put('{');
   open_.push_back({'}', true});
 }
 
 void JsonStream::begin_array() {
   item();
-  buffer_ += '[';
+  put('[');
   open_.push_back({']', true});
 }
 
@@ -51,14 +59,16 @@ void JsonStream::end() {
   const Open closing = open_.back();
   open_.pop_back();
   if (!closing.empty) new_line(open_.size());
-  buffer_ += closing.close;
+  put(closing.close);
   spill();
 }
 
 void JsonStream::key(std::string_view name) {
   item();
-  append_json_string(buffer_, name);
-  buffer_ += ": ";
+  std::string quoted;
+  append_json_string(quoted, name);
+  put(quoted);
+  put(": ");
   after_key_ = true;
 }
 
@@ -71,7 +81,7 @@ void JsonStream::compact(std::string_view text) {
     // Plain characters (numbers, literals) go over in one run.
     std::size_t stop = i;
     while (stop < n && !kSpecials.is[static_cast<unsigned char>(text[stop])]) ++stop;
-    buffer_.append(text.data() + i, stop - i);
+    put(text.substr(i, stop - i));
     i = stop;
     if (i == n) break;
     const char c = text[i++];
@@ -79,16 +89,16 @@ void JsonStream::compact(std::string_view text) {
       case '"': {  // a string, escapes and all, up to its closing quote
         std::size_t j = i;
         while (j < n && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
-        buffer_ += '"';
-        buffer_.append(text.data() + i, std::min(j + 1, n) - i);
+        put('"');
+        put(text.substr(i, std::min(j + 1, n) - i));
         i = j + 1;
         break;
       }
       case '{':
       case '[':
-        buffer_ += c;
+        put(c);
         if (i < n && text[i] == (c == '{' ? '}' : ']')) {
-          buffer_ += text[i++];
+          put(text[i++]);
         } else {
           new_line(++depth);
         }
@@ -96,29 +106,35 @@ void JsonStream::compact(std::string_view text) {
       case '}':
       case ']':
         new_line(--depth);
-        buffer_ += c;
+        put(c);
         break;
       case ',':
-        buffer_ += ',';
+        put(',');
         new_line(depth);
         break;
       default:  // ':'
-        buffer_ += ": ";
+        put(": ");
         break;
     }
   }
   spill();
 }
 
+void JsonStream::laid_out(std::string_view text) {
+  item();
+  put(text);
+  spill();
+}
+
 void JsonStream::json(const Json& value) { compact(to_text(value)); }
 
 void JsonStream::spill() {
-  if (buffer_.size() >= kSpillBytes) flush();
+  if (used_ >= kSpillBytes) flush();
 }
 
 void JsonStream::flush() {
-  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-  buffer_.clear();
+  out_.write(buffer_.data(), static_cast<std::streamsize>(used_));
+  used_ = 0;
 }
 
 }  // namespace kscope::report

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <type_traits>
 #include <variant>
 
@@ -37,13 +38,19 @@ void value(std::string& out, const std::optional<T>& v) {
   }
 }
 
-// `"name":value`, opening the object for the first field, else after a comma.
+// `"name":value` laid out by `layout`, opening the object for the first field, else after a
+// comma.
+template <class T>
+void field(std::string& out, const Layout& layout, const char* name, const T& v, bool first = false) {
+  out += first ? layout.first : layout.next;
+  out += name;
+  out += layout.colon;
+  value(out, v);
+}
+
 template <class T>
 void field(std::string& out, const char* name, const T& v, bool first = false) {
-  out += first ? "{\"" : ",\"";
-  out += name;
-  out += "\":";
-  value(out, v);
+  field(out, Layout::compact(), name, v, first);
 }
 
 void value(std::string& out, const TelemetrySample& s) {
@@ -101,36 +108,49 @@ void append_json_number(std::string& out, double x) {
   const auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(x), std::chars_format::scientific);
   const std::string_view text(buf, static_cast<std::size_t>(r.ptr - buf));
   const std::size_t e = text.find('e');
-  std::string digits(1, text[0]);
-  if (e > 1) digits.append(text.substr(2, e - 2));
+  char digits[24];
+  int k = 1;
+  digits[0] = text[0];
+  for (std::size_t i = 2; i < e; ++i) digits[k++] = text[i];
   int exponent = 0;
   std::from_chars(text.data() + e + 2, text.data() + text.size(), exponent);
   if (text[e + 1] == '-') exponent = -exponent;
-  const int k = static_cast<int>(digits.size());
+  const auto span = [&](int from, int to) {
+    out.append(digits + from, static_cast<std::size_t>(to - from));
+  };
   const int n = exponent + 1;  // where the point goes, counted from the first digit
   if (k <= n && n <= 15) {
-    out += digits;
+    span(0, k);
     out.append(static_cast<std::size_t>(n - k), '0');
     out += ".0";
   } else if (0 < n && n <= 15) {
-    out.append(digits, 0, static_cast<std::size_t>(n));
+    span(0, n);
     out += '.';
-    out.append(digits, static_cast<std::size_t>(n), std::string::npos);
+    span(n, k);
   } else if (-4 < n && n <= 0) {
     out += "0.";
     out.append(static_cast<std::size_t>(-n), '0');
-    out += digits;
+    span(0, k);
   } else {
     out += digits[0];
     if (k > 1) {
       out += '.';
-      out.append(digits, 1, std::string::npos);
+      span(1, k);
     }
     out += exponent < 0 ? "e-" : "e+";
     const int magnitude = std::abs(exponent);
     if (magnitude < 10) out += '0';
     value(out, magnitude);
   }
+}
+
+void append_tree_number(std::string& out, double x) {
+  if (!std::isfinite(x)) {
+    out += "null";
+    return;
+  }
+  char buf[32];
+  out.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, x));
 }
 
 void append_json(std::string& out, const RunLog& r) {
@@ -180,35 +200,35 @@ void append_json(std::string& out, const KernelRecord& k) {
   out += '}';
 }
 
-void append_json(std::string& out, const PhaseSpan& p) {
-  field(out, "phase", p.phase, true);
-  if (p.config) field(out, "config", *p.config);
-  if (p.run) field(out, "run", *p.run);
-  if (p.warmup) field(out, "warmup", true);
-  if (p.pass != 0) field(out, "pass", p.pass);
-  if (!p.annotation.empty()) field(out, "annotation", p.annotation);
-  field(out, "start_ns", p.start_ns);
-  field(out, "end_ns", p.end_ns);
-  if (p.part != 0) field(out, "part", p.part);
-  out += '}';
+void append_json(std::string& out, const PhaseSpan& p, const Layout& l) {
+  field(out, l, "phase", p.phase, true);
+  if (p.config) field(out, l, "config", *p.config);
+  if (p.run) field(out, l, "run", *p.run);
+  if (p.warmup) field(out, l, "warmup", true);
+  if (p.pass != 0) field(out, l, "pass", p.pass);
+  if (!p.annotation.empty()) field(out, l, "annotation", p.annotation);
+  field(out, l, "start_ns", p.start_ns);
+  field(out, l, "end_ns", p.end_ns);
+  if (p.part != 0) field(out, l, "part", p.part);
+  out += l.close;
 }
 
 void append_json(std::string& out, const Value& v) {
   std::visit([&](const auto& x) { value(out, x); }, v.storage());
 }
 
-void append_json(std::string& out, const KernelSpan& k) {
-  field(out, "annotation", k.annotation, true);
-  field(out, "kernel", k.kernel);
-  field(out, "config", k.config);
-  field(out, "run", k.run);
-  field(out, "device", k.device);
-  if (k.warmup) field(out, "warmup", true);
-  field(out, "stream", k.stream);
-  field(out, "start_ns", k.start_ns);
-  field(out, "end_ns", k.end_ns);
-  if (k.part != 0) field(out, "part", k.part);
-  out += '}';
+void append_json(std::string& out, const KernelSpan& k, const Layout& l) {
+  field(out, l, "annotation", k.annotation, true);
+  field(out, l, "kernel", k.kernel);
+  field(out, l, "config", k.config);
+  field(out, l, "run", k.run);
+  field(out, l, "device", k.device);
+  if (k.warmup) field(out, l, "warmup", true);
+  field(out, l, "stream", k.stream);
+  field(out, l, "start_ns", k.start_ns);
+  field(out, l, "end_ns", k.end_ns);
+  if (k.part != 0) field(out, l, "part", k.part);
+  out += l.close;
 }
 
 void append_info(std::string& out, const std::vector<InfoValue>& values,
@@ -230,19 +250,114 @@ void append_info(std::string& out, const std::vector<InfoValue>& values,
   out += '}';
 }
 
-void append_json(std::string& out, const RawRow& r, const std::vector<std::string>& info_names) {
-  field(out, "Annotation", r.annotation, true);
-  field(out, "Value", r.value);
-  field(out, "Metric", r.metric);
-  field(out, "Kernel", r.kernel);
-  field(out, "Unit", r.unit);
-  field(out, "config", r.config);
-  field(out, "run", r.run);
+bool after_info(const ProcessedColumn& column) { return column.json == ColumnJson::kWhenSet; }
+
+namespace {
+
+// The members of an object laid out by `layout`, each opened by name().
+struct Members {
+  std::string& out;
+  const Layout& layout;
+  bool first = true;
+  void name(const char* key) {
+    out += first ? layout.first : layout.next;
+    first = false;
+    out += key;
+    out += layout.colon;
+  }
+};
+
+// One processed column of `p` (nothing for the columns JSON rows do not carry).
+void column(Members& m, const ProcessedColumn& c, const ProcessedRow& p) {
+  if (c.json == ColumnJson::kNever) return;
+  const bool when_set = c.json == ColumnJson::kWhenSet;
+  std::string& out = m.out;
+  std::visit(
+      [&](const auto& f) {
+        using F = std::decay_t<decltype(f)>;
+        if constexpr (std::is_same_v<F, ParameterColumns>) {
+          m.name("config");
+          value(out, p.config);
+        } else if constexpr (std::is_same_v<F, InfoColumns> ||
+                             std::is_same_v<F, std::string Metadata::*> ||
+                             std::is_same_v<F, long long Metadata::*>) {
+          // not per row
+        } else if constexpr (std::is_same_v<F, std::string ProcessedRow::*>) {
+          if (!when_set || !(p.*f).empty()) {
+            m.name(c.name);
+            value(out, p.*f);
+          }
+        } else if constexpr (std::is_same_v<F, std::size_t ProcessedRow::*>) {
+          m.name(c.name);
+          value(out, p.*f);
+        } else if constexpr (std::is_same_v<F, double ProcessedRow::*> ||
+                             std::is_same_v<F, std::optional<double> ProcessedRow::*>) {
+          m.name(c.name);
+          const std::optional<double> x = p.*f;
+          append_tree_number(out, x ? *x : std::numeric_limits<double>::quiet_NaN());
+        } else {  // optional text or flag
+          if (p.*f) {
+            m.name(c.name);
+            value(out, *(p.*f));
+          } else if (!when_set) {
+            m.name(c.name);
+            out += c.missing == ColumnMissing::kFalse ? "false" : "null";
+          }
+        }
+      },
+      c.field);
+}
+
+}  // namespace
+
+Layout::Layout(std::size_t depth)
+    : first("{\n" + std::string(depth + 1, ' ') + "\""),
+      next(",\n" + std::string(depth + 1, ' ') + "\""),
+      colon("\": "),
+      close("\n" + std::string(depth, ' ') + "}") {}
+
+Layout::Layout(std::string first_, std::string next_, std::string colon_, std::string close_)
+    : first(std::move(first_)), next(std::move(next_)), colon(std::move(colon_)),
+      close(std::move(close_)) {}
+
+const Layout& Layout::compact() {
+  static const Layout kCompact("{\"", ",\"", "\":", "}");
+  return kCompact;
+}
+
+void append_json(std::string& out, const ProcessedRow& p, const std::vector<std::string>& info_names,
+                 const Layout& layout) {
+  Members m{out, layout};
+  const auto& columns = processed_columns();
+  for (const auto& c : columns) {
+    if (!after_info(c)) column(m, c, p);
+  }
   if (!info_names.empty()) {
-    out += ",\"info\":";
+    m.name("info");
+    append_info(out, p.info, info_names);
+  }
+  for (const auto& c : columns) {
+    if (after_info(c)) column(m, c, p);
+  }
+  out += m.first ? "{}" : layout.close;
+}
+
+void append_json(std::string& out, const RawRow& r, const std::vector<std::string>& info_names,
+                 const Layout& l) {
+  field(out, l, "Annotation", r.annotation, true);
+  field(out, l, "Value", r.value);
+  field(out, l, "Metric", r.metric);
+  field(out, l, "Kernel", r.kernel);
+  field(out, l, "Unit", r.unit);
+  field(out, l, "config", r.config);
+  field(out, l, "run", r.run);
+  if (!info_names.empty()) {
+    out += l.next;
+    out += "info";
+    out += l.colon;
     append_info(out, r.info, info_names);
   }
-  out += '}';
+  out += l.close;
 }
 
 void append_config(std::string& out, const Config& c, std::size_t index,

@@ -88,6 +88,7 @@ void write_markdown(const WriteInput& in, std::ostream& out) {
 extern const Writer kMarkdownWriter;  // registered in writer_registry.cpp
 const Writer kMarkdownWriter{"md", ".md",
                              "metadata and the processed table as markdown (issues, pull requests)",
-                             &write_markdown, /*compares=*/true};
+                             &write_markdown, /*compares=*/true,
+                             kProcessedTable};
 
 }  // namespace kscope::report

@@ -482,9 +482,9 @@ void write_results_parquet(const Results& results, std::ostream& stream,
   embed("stops", stop_fields(), d.stops.size(),
         [&](std::size_t i) -> const ConfigStop& { return d.stops[i]; });
   embed("phases", phase_fields(), d.timeline.phases.size(),
-        [&](std::size_t i) -> const PhaseSpan& { return d.timeline.phases[i]; });
+        [&](std::size_t i) -> PhaseSpan { return d.timeline.phases[i]; });  // packed: a value
   embed("kernels", kernel_fields(), d.timeline.kernels.size(),
-        [&](std::size_t i) -> const KernelSpan& { return d.timeline.kernels[i]; });
+        [&](std::size_t i) -> KernelSpan { return d.timeline.kernels[i]; });
 
   for (std::size_t i = 0; i < d.raw.size(); ++i) {
     for (const auto& f : raw) f.put(file, d.raw[i], i);
@@ -570,14 +570,16 @@ Results load_parquet(const std::string& path) {
   }
   {
     TableReader t = f.table("phases");
-    d.timeline.phases = parquet::read_table(t, phase_fields());
-    check_spans(t, d.timeline.phases, d.timeline.parts.size());
+    const std::vector<PhaseSpan> phases = parquet::read_table(t, phase_fields());
+    check_spans(t, phases, d.timeline.parts.size());
+    d.timeline.phases = PhaseSpans(phases.begin(), phases.end());
   }
   {
     TableReader t = f.table("kernels");
-    d.timeline.kernels = parquet::read_table(t, kernel_fields());
-    check_spans(t, d.timeline.kernels, d.timeline.parts.size());
-    check_configs(t, d.timeline.kernels, configs);
+    const std::vector<KernelSpan> kernels = parquet::read_table(t, kernel_fields());
+    check_spans(t, kernels, d.timeline.parts.size());
+    check_configs(t, kernels, configs);
+    d.timeline.kernels = KernelSpans(kernels.begin(), kernels.end());
   }
   d.checked = names_a_checking_tool(d);
   return Results(std::move(d));
@@ -598,6 +600,6 @@ extern const Writer kParquetWriter;  // registered in writer_registry.cpp
 const Writer kParquetWriter{"parquet", ".parquet",
                             "the result as Parquet: the raw table (pandas.read_parquet), with "
                             "every other part inside",
-                            &write_parquet, false, true};
+                            &write_parquet, /*compares=*/false, ResultTables{}, /*binary=*/true};
 
 }  // namespace kscope::report

@@ -9,6 +9,7 @@
 
 #include "kscope/compare.hpp"
 #include "kscope/errors.hpp"
+#include "report/result_reader.hpp"
 
 namespace kscope {
 namespace {
@@ -34,7 +35,7 @@ std::vector<Results> load_directory(const std::string& directory) {
   };
   std::map<std::string, Found> sessions;
   for (const auto& p : files) {
-    Results r = Results::load(p.string());
+    Results r = report::load_results(p.string(), report::kCompareTables);
     const std::string name = r.name();
     auto& list = p.extension() == ".json" ? sessions[name].json : sessions[name].journals;
     list.emplace_back(p.string(), std::move(r));

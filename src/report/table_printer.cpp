@@ -52,6 +52,6 @@ extern const Writer kTableWriter;  // registered in writer_registry.cpp
 const Writer kTableWriter{"table", ".txt", "the aligned console table (kscope show)",
                                   [](const WriteInput& in, std::ostream& out) {
                                     print_table(in.results, out, in.colour);
-                                  }};
+                                  }, /*compares=*/false, kProcessedTable};
 
 }  // namespace kscope::report

@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "report/json_codec.hpp"
+#include "report/json_text.hpp"
 #include "report/synthetic_timeline.hpp"
 #include "report/writer.hpp"
 
@@ -29,13 +30,18 @@ constexpr int kPartPids = 1000;  // part p's processes: the ones above plus p * 
 
 int pid_of(int pid, std::size_t part) { return pid + static_cast<int>(part) * kPartPids; }
 
+// One event of the trace, its text written when it is emitted (a sweep of a million runs has
+// ten million): what it is (`kind`) and where its data is (`index` into the timeline's spans or
+// the builder's lists).
 struct Event {
+  enum class Kind : std::uint8_t { kPhase, kThermal, kConfig, kRun, kPass, kKernel, kCounter };
   int pid = 0;
   std::int64_t tid = 0;
   std::int64_t start_ns = 0;
   std::int64_t dur_ns = -1;  // -1: a counter (ph "C")
-  int depth = 0;             // of slices with equal bounds: config 0, run 1, pass 2, phase 3, inner 4
-  Json json;
+  std::uint8_t depth = 0;    // of slices with equal bounds: config 0, run 1, pass 2, phase 3, inner 4
+  Kind kind = Kind::kPhase;
+  std::uint32_t index = 0;
 };
 
 // Where a config, run or pass began and ended, on the clock of its part.
@@ -44,6 +50,25 @@ struct Bounds {
   std::int64_t end = 0;
   std::size_t part = 0;
 };
+
+// Config, warm-up, run, pass, part: the key of a config's, run's or pass's slice.
+using SliceKey = std::tuple<std::size_t, bool, std::size_t, int, std::size_t>;
+
+// A telemetry reading on a counter track.
+struct Reading {
+  std::size_t name = 0;  // index into TraceBuilder::counter_names_
+  const char* unit = "";
+  std::size_t part = 0;
+  double value = 0;
+};
+
+// `"key":` after the comma that separates it from the member before, when there is one.
+void member(std::string& out, const char* key, bool first = false) {
+  if (!first) out += ',';
+  out += '"';
+  out += key;
+  out += "\":";
+}
 
 class TraceBuilder {
  public:
@@ -69,15 +94,25 @@ class TraceBuilder {
       return std::tie(a.pid, a.tid, a.start_ns, b.dur_ns, a.depth) <
              std::tie(b.pid, b.tid, b.start_ns, a.dur_ns, b.depth);
     });
-    out << "{\"traceEvents\": [\n";
+    std::string text = "{\"traceEvents\": [\n";
     bool first = true;
-    auto emit = [&](const Json& j) {
-      out << (first ? "" : ",\n") << to_text(j);
+    auto next = [&] {
+      if (!first) text += ",\n";
       first = false;
     };
-    for (const auto& m : metadata_events()) emit(m);
-    for (const auto& e : events_) emit(e.json);
-    out << "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": " << to_text(other_data()) << "}\n";
+    for (const auto& m : metadata_events()) {
+      next();
+      text += to_text(m);
+    }
+    for (const auto& e : events_) {
+      next();
+      emit(e, text);
+      if (text.size() >= (std::size_t{1} << 20)) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        text.clear();
+      }
+    }
+    out << text << "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": " << to_text(other_data()) << "}\n";
   }
 
  private:
@@ -85,126 +120,302 @@ class TraceBuilder {
     return static_cast<double>(ns - origins_[part]) / 1000.0;
   }
 
-  std::string config_label(std::size_t c) const {
-    return c < r_.configs().size() ? r_.configs()[c].label() : "config " + std::to_string(c);
+  // Config `c`'s label, made once for all the events of its runs.
+  const std::string& config_label(std::size_t c) const {
+    if (c >= r_.configs().size()) {
+      other_label_ = "config " + std::to_string(c);
+      return other_label_;
+    }
+    if (labels_.empty()) labels_.resize(r_.configs().size());
+    if (!labels_[c]) labels_[c] = r_.configs()[c].label();
+    return *labels_[c];
   }
 
-  void slice(int pid, std::size_t part, std::int64_t tid, const std::string& name, const char* cat,
-             std::int64_t start, std::int64_t end, Json args) {
-    pid = pid_of(pid, part);
-    Json j{{"name", name}, {"cat", cat}, {"ph", "X"}, {"pid", pid}, {"tid", tid},
-           {"ts", us(start, part)}, {"dur", static_cast<double>(end - start) / 1000.0}};
-    if (!args.empty()) j["args"] = std::move(args);
+  static std::uint8_t depth_of(const char* cat) {
     const std::string c = cat;
-    const int depth = c == "config" ? 0 : c == "run" ? 1 : c == "pass" ? 2 : c == "phase" ? 3 : 4;
-    events_.push_back({pid, tid, start, end - start, depth, std::move(j)});
+    return c == "config" ? 0 : c == "run" ? 1 : c == "pass" ? 2 : c == "phase" ? 3 : 4;
+  }
+
+  void slice(Event::Kind kind, std::size_t index, int pid, std::size_t part, std::int64_t tid,
+             const char* cat, std::int64_t start, std::int64_t end) {
+    events_.push_back({pid_of(pid, part), tid, start, end - start, depth_of(cat), kind,
+                       static_cast<std::uint32_t>(index)});
   }
 
   void counter(const std::string& name, const char* unit, std::size_t part, std::int64_t at,
                double value) {
-    const int pid = pid_of(kTelemetryPid, part);
-    Json j{{"name", name}, {"ph", "C"}, {"pid", pid}, {"tid", 0}, {"ts", us(at, part)},
-           {"args", Json{{unit, value}}}};
     // One counter track per name: order them apart by name.
     telemetry_parts_.insert(part);
-    events_.push_back({pid, static_cast<std::int64_t>(counter_ids_.emplace(name, counter_ids_.size()).first->second),
-                       at, -1, 0, std::move(j)});
+    const auto id = counter_ids_.emplace(name, counter_ids_.size()).first->second;
+    if (id == counter_names_.size()) counter_names_.push_back(name);
+    events_.push_back({pid_of(kTelemetryPid, part), static_cast<std::int64_t>(id), at, -1, 0,
+                       Event::Kind::kCounter, static_cast<std::uint32_t>(readings_.size())});
+    readings_.push_back({id, unit, part, value});
   }
 
-  Json run_args(const std::optional<std::size_t>& config, const std::optional<std::size_t>& run,
-                bool warmup, int pass) const {
-    Json a = Json::object();
+  // A slice's object up to its "args": {"name":...,"cat":...,"ph":"X","pid":...,"tid":...,
+  // "ts":...,"dur":... (emit() closes it).
+  void slice_head(std::string& out, const Event& e, const std::string& name, const char* cat,
+                  std::size_t part) const {
+    out += "{\"name\":";
+    append_json_string(out, name);
+    member(out, "cat");
+    append_json_string(out, cat);
+    out += ",\"ph\":\"X\"";
+    member(out, "pid");
+    append_json_integer(out, e.pid);
+    member(out, "tid");
+    append_json_integer(out, e.tid);
+    member(out, "ts");
+    append_json_number(out, us(e.start_ns, part));
+    member(out, "dur");
+    append_json_number(out, static_cast<double>(e.dur_ns) / 1000.0);
+  }
+
+  // run_args' members (config, label, run, warmup, pass), after `"args":{`; whether it wrote any.
+  bool run_args(std::string& out, const std::optional<std::size_t>& config,
+                const std::optional<std::size_t>& run, bool warmup, int pass) const {
+    bool first = true;
+    auto key = [&](const char* k) {
+      member(out, k, first);
+      first = false;
+    };
     if (config) {
-      a["config"] = *config;
-      a["label"] = config_label(*config);
+      key("config");
+      append_json_integer(out, *config);
+      key("label");
+      append_json_string(out, config_label(*config));
     }
-    if (run) a["run"] = *run;
-    if (warmup) a["warmup"] = true;
-    if (pass) a["pass"] = pass;
-    return a;
+    if (run) {
+      key("run");
+      append_json_integer(out, *run);
+    }
+    if (warmup) {
+      key("warmup");
+      out += "true";
+    }
+    if (pass) {
+      key("pass");
+      append_json_integer(out, pass);
+    }
+    return !first;
+  }
+
+  // A slice's "args": `write(out)` writes its members; left out when it writes none.
+  template <class Write>
+  static void args(std::string& out, const Write& write) {
+    const std::size_t at = out.size();
+    out += ",\"args\":{";
+    const std::size_t inside = out.size();
+    write(out);
+    if (out.size() == inside) {
+      out.resize(at);
+    } else {
+      out += '}';
+    }
+  }
+
+  void emit(const Event& e, std::string& out) const {
+    switch (e.kind) {
+      case Event::Kind::kPhase: {
+        const PhaseSpan& p = t_.phases[e.index];
+        std::string name = p.phase;
+        if (p.phase == "region entry") {
+          name = (r_.options().cache_control != "none" ? "L2 flush: " : "region entry: ") + p.annotation;
+        } else if (p.phase == "journal") {
+          name = "journal write";
+        }
+        slice_head(out, e, name, p.phase == "region entry" ? "region" : "phase", p.part);
+        args(out, [&](std::string& a) {
+          const bool any = run_args(a, p.config, p.run, p.warmup, p.pass);
+          if (!p.annotation.empty()) {
+            member(a, "annotation", !any);
+            append_json_string(a, p.annotation);
+          }
+        });
+        break;
+      }
+      case Event::Kind::kThermal: {
+        const PhaseSpan& p = t_.phases[e.index];
+        slice_head(out, e, "thermal pause", "thermal", p.part);
+        args(out, [&](std::string& a) {
+          member(a, "cooling_wait_s", true);
+          append_json_number(a, cooling_.at({*p.config, *p.run})->cooling_wait_s);
+        });
+        break;
+      }
+      case Event::Kind::kConfig:
+      case Event::Kind::kRun:
+      case Event::Kind::kPass: {
+        const auto& [k, b] = spans_[e.index];
+        const auto& [config, warmup, run, pass, part] = k;
+        (void)part;
+        std::string name;
+        const char* cat = "config";
+        if (e.kind == Event::Kind::kConfig) {
+          name = "config " + std::to_string(config) + ": " + config_label(config);
+        } else if (e.kind == Event::Kind::kRun) {
+          name = (warmup ? "warm-up run " : "run ") + std::to_string(run);
+          cat = "run";
+        } else {
+          name = "replay pass " + std::to_string(pass);
+          cat = "pass";
+        }
+        slice_head(out, e, name, cat, b.part);
+        args(out, [&](std::string& a) {
+          if (e.kind == Event::Kind::kConfig) {
+            (void)run_args(a, config, std::nullopt, false, 0);
+          } else {
+            (void)run_args(a, config, run, warmup, e.kind == Event::Kind::kPass ? pass : 0);
+          }
+        });
+        break;
+      }
+      case Event::Kind::kKernel: {
+        const KernelSpan& k = t_.kernels[e.index];
+        slice_head(out, e, k.kernel, "kernel", k.part);
+        args(out, [&](std::string& a) {
+          const bool any = run_args(a, k.config, k.run, k.warmup, 0);
+          member(a, "annotation", !any);
+          append_json_string(a, k.annotation);
+          member(a, "duration_ns");
+          append_json_integer(a, k.end_ns - k.start_ns);
+          if (!k.warmup) metrics(a, k);
+        });
+        break;
+      }
+      case Event::Kind::kCounter: {
+        const Reading& r = readings_[e.index];
+        out += "{\"name\":";
+        append_json_string(out, counter_names_[r.name]);
+        out += ",\"ph\":\"C\"";
+        member(out, "pid");
+        append_json_integer(out, e.pid);
+        out += ",\"tid\":0";
+        member(out, "ts");
+        append_json_number(out, us(e.start_ns, r.part));
+        out += ",\"args\":{";
+        append_json_string(out, r.unit);
+        out += ':';
+        append_json_number(out, r.value);
+        out += '}';
+        break;
+      }
+    }
+    out += '}';
+  }
+
+  // "metrics": the values of the kernel's (annotation, config, run) in the raw table, one member
+  // per metric (with its unit), in the raw table's order; a metric twice keeps its place and its
+  // last value.
+  void metrics(std::string& out, const KernelSpan& k) const {
+    const auto first = std::lower_bound(raw_order_.begin(), raw_order_.end(), k,
+                                        [&](std::uint32_t i, const KernelSpan& key) {
+                                          const RawRow& r = r_.raw()[i];
+                                          return std::tie(r.config, r.run, r.annotation) <
+                                                 std::tie(key.config, key.run, key.annotation);
+                                        });
+    std::vector<std::pair<std::string, double>> members;
+    for (auto it = first; it != raw_order_.end(); ++it) {
+      const RawRow& r = r_.raw()[*it];
+      if (r.config != k.config || r.run != k.run || r.annotation != k.annotation) break;
+      std::string name = r.metric + (r.unit ? " (" + *r.unit + ")" : "");
+      const auto same = std::find_if(members.begin(), members.end(),
+                                     [&](const auto& m) { return m.first == name; });
+      if (same != members.end()) {
+        same->second = r.value;
+      } else {
+        members.emplace_back(std::move(name), r.value);
+      }
+    }
+    if (members.empty()) return;
+    member(out, "metrics");
+    char open = '{';
+    for (const auto& [name, value] : members) {
+      out += open;
+      open = ',';
+      append_json_string(out, name);
+      out += ':';
+      append_json_number(out, value);
+    }
+    out += '}';
   }
 
   void host() {
-    // Config, warm-up, run, pass, part.
-    using Key = std::tuple<std::size_t, bool, std::size_t, int, std::size_t>;
-    auto widen = [](std::map<Key, Bounds>& m, const Key& k, const PhaseSpan& p) {
-      auto [it, added] = m.emplace(k, Bounds{p.start_ns, p.end_ns, p.part});
-      if (!added) {
-        it->second.start = std::min(it->second.start, p.start_ns);
-        it->second.end = std::max(it->second.end, p.end_ns);
+    // The bounds of configs, runs and passes, widened by each of their phases; the phases of a
+    // run come together, so the last slice widened is looked up before the map.
+    struct Widened {
+      std::map<SliceKey, Bounds> bounds;
+      std::map<SliceKey, Bounds>::iterator last;
+      void widen(const SliceKey& k, const PhaseSpan& p) {
+        if (bounds.empty() || last->first != k) {
+          bool added = false;
+          std::tie(last, added) = bounds.emplace(k, Bounds{p.start_ns, p.end_ns, p.part});
+          if (added) return;
+        }
+        last->second.start = std::min(last->second.start, p.start_ns);
+        last->second.end = std::max(last->second.end, p.end_ns);
       }
     };
-    std::map<Key, Bounds> configs, runs, passes;
+    Widened configs;
+    Widened runs;
+    Widened passes;
     int max_pass = 0;
     for (const auto& p : t_.phases) max_pass = std::max(max_pass, p.pass);
-    for (const auto& p : t_.phases) {
+    for (std::size_t i = 0; i < t_.phases.size(); ++i) {
+      const PhaseSpan& p = t_.phases[i];
       if (p.config && p.run) {
-        widen(configs, {*p.config, false, 0, 0, p.part}, p);
-        widen(runs, {*p.config, p.warmup, *p.run, 0, p.part}, p);
-        if (max_pass > 0) widen(passes, {*p.config, p.warmup, *p.run, p.pass, p.part}, p);
+        configs.widen({*p.config, false, 0, 0, p.part}, p);
+        runs.widen({*p.config, p.warmup, *p.run, 0, p.part}, p);
+        if (max_pass > 0) passes.widen({*p.config, p.warmup, *p.run, p.pass, p.part}, p);
       }
-      std::string name = p.phase;
-      if (p.phase == "region entry") {
-        name = (r_.options().cache_control != "none" ? "L2 flush: " : "region entry: ") + p.annotation;
-      } else if (p.phase == "journal") {
-        name = "journal write";
-      }
-      Json args = run_args(p.config, p.run, p.warmup, p.pass);
-      if (!p.annotation.empty()) args["annotation"] = p.annotation;
-      slice(kHostPid, p.part, 1, name, p.phase == "region entry" ? "region" : "phase", p.start_ns,
-            p.end_ns, std::move(args));
+      slice(Event::Kind::kPhase, i, kHostPid, p.part, 1,
+            p.phase == "region entry" ? "region" : "phase", p.start_ns, p.end_ns);
       if (p.phase == "environment before" && p.config && p.run && !p.warmup && p.pass == 0) {
-        thermal_pause(p);
+        thermal_pause(i);
       }
     }
-    for (const auto& [k, b] : configs) {
-      slice(kHostPid, b.part, 1,
-            "config " + std::to_string(std::get<0>(k)) + ": " + config_label(std::get<0>(k)),
-            "config", b.start, b.end, run_args(std::get<0>(k), std::nullopt, false, 0));
+    spans_.reserve(configs.bounds.size() + runs.bounds.size() + passes.bounds.size());
+    auto add = [&](Event::Kind kind, const char* cat, const std::map<SliceKey, Bounds>& m) {
+      for (const auto& [k, b] : m) {
+        slice(kind, spans_.size(), kHostPid, b.part, 1, cat, b.start, b.end);
+        spans_.emplace_back(k, b);
+      }
+    };
+    add(Event::Kind::kConfig, "config", configs.bounds);
+    add(Event::Kind::kRun, "run", runs.bounds);
+    for (const auto& [k, b] : runs.bounds) {
+      if (!std::get<1>(k)) run_bounds_[{std::get<0>(k), std::get<2>(k)}] = b;
     }
-    for (const auto& [k, b] : runs) {
-      const bool warmup = std::get<1>(k);
-      slice(kHostPid, b.part, 1, (warmup ? "warm-up run " : "run ") + std::to_string(std::get<2>(k)),
-            "run", b.start, b.end, run_args(std::get<0>(k), std::get<2>(k), warmup, 0));
-      if (!warmup) run_bounds_[{std::get<0>(k), std::get<2>(k)}] = b;
-    }
-    for (const auto& [k, b] : passes) {
-      slice(kHostPid, b.part, 1, "replay pass " + std::to_string(std::get<3>(k)), "pass", b.start,
-            b.end, run_args(std::get<0>(k), std::get<2>(k), std::get<1>(k), std::get<3>(k)));
-    }
+    add(Event::Kind::kPass, "pass", passes.bounds);
   }
 
   // Thermal control's pause before a run (RunTelemetry::cooling_wait_s) sits inside the run's
   // "environment before" phase, just before the telemetry reading that ends it.
-  void thermal_pause(const PhaseSpan& p) {
+  void thermal_pause(std::size_t phase) {
+    const PhaseSpan& p = t_.phases[phase];
     const auto found = cooling_.find({*p.config, *p.run});
     if (found == cooling_.end()) return;
-    {
-      const RunTelemetry& t = *found->second;
-      const auto wait = static_cast<std::int64_t>(t.cooling_wait_s * 1e9);
-      const std::int64_t start = std::max(p.start_ns, p.end_ns - wait);
-      slice(kHostPid, p.part, 1, "thermal pause", "thermal", start, p.end_ns,
-            Json{{"cooling_wait_s", t.cooling_wait_s}});
-    }
+    const auto wait = static_cast<std::int64_t>(found->second->cooling_wait_s * 1e9);
+    const std::int64_t start = std::max(p.start_ns, p.end_ns - wait);
+    slice(Event::Kind::kThermal, phase, kHostPid, p.part, 1, "thermal", start, p.end_ns);
   }
 
   void gpu() {
-    // The metrics of an (annotation, config, run), from the raw table.
-    std::map<std::tuple<std::string, std::size_t, std::size_t>, Json> metrics;
-    for (const auto& r : r_.raw()) {
-      Json& m = metrics[{r.annotation, r.config, r.run}];
-      m[r.metric + (r.unit ? " (" + *r.unit + ")" : "")] = std::isfinite(r.value) ? Json(r.value) : Json(nullptr);
-    }
-    for (const auto& k : t_.kernels) {
+    // The raw rows by (config, run, annotation), for each kernel's metrics.
+    raw_order_.resize(r_.raw().size());
+    for (std::size_t i = 0; i < raw_order_.size(); ++i) raw_order_[i] = static_cast<std::uint32_t>(i);
+    std::stable_sort(raw_order_.begin(), raw_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const RawRow& x = r_.raw()[a];
+      const RawRow& y = r_.raw()[b];
+      return std::tie(x.config, x.run, x.annotation) < std::tie(y.config, y.run, y.annotation);
+    });
+    for (std::size_t i = 0; i < t_.kernels.size(); ++i) {
+      const KernelSpan& k = t_.kernels[i];
       const std::int64_t tid = k.stream ? static_cast<std::int64_t>(*k.stream) : 0;
       streams_.insert({k.part, k.device, tid});
-      Json args = run_args(k.config, k.run, k.warmup, 0);
-      args["annotation"] = k.annotation;
-      args["duration_ns"] = k.end_ns - k.start_ns;
-      const auto it = metrics.find({k.annotation, k.config, k.run});
-      if (it != metrics.end() && !k.warmup) args["metrics"] = it->second;
-      slice(kGpuPid + 10 * k.device, k.part, tid, k.kernel, "kernel", k.start_ns, k.end_ns,
-            std::move(args));
+      slice(Event::Kind::kKernel, i, kGpuPid + 10 * k.device, k.part, tid, "kernel", k.start_ns,
+            k.end_ns);
     }
   }
 
@@ -277,6 +488,12 @@ class TraceBuilder {
   bool synthetic_;
   std::vector<std::int64_t> origins_;  // per part: its first span's start
   std::vector<Event> events_;
+  std::vector<std::pair<SliceKey, Bounds>> spans_;  // the configs', runs' and passes' slices
+  std::vector<std::uint32_t> raw_order_;            // raw rows by (config, run, annotation)
+  std::vector<Reading> readings_;
+  std::vector<std::string> counter_names_;          // by counter id
+  mutable std::vector<std::optional<std::string>> labels_;  // config_label's, by config
+  mutable std::string other_label_;
   std::set<std::tuple<std::size_t, int, std::int64_t>> streams_;  // part, device, stream
   std::map<std::string, std::size_t> counter_ids_;
   std::set<std::size_t> telemetry_parts_;
@@ -295,6 +512,8 @@ void write_trace(const WriteInput& in, std::ostream& out) {
 extern const Writer kTraceWriter;  // registered in writer_registry.cpp
 const Writer kTraceWriter{"trace", ".json",
                           "the session as a Perfetto / Chrome trace (ui.perfetto.dev, chrome://tracing)",
-                          &write_trace};
+                          &write_trace, /*compares=*/false,
+                          ResultTables{/*raw=*/true, /*processed=*/false, /*telemetry=*/true,
+                                       /*timeline=*/true}};
 
 }  // namespace kscope::report

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kscope/results.hpp"
+#include "report/result_reader.hpp"
 
 namespace kscope::report {
 
@@ -28,6 +29,9 @@ struct Writer {
   /// Writes the whole document to `out`; throws kscope::Error for what it cannot write.
   void (*write)(const WriteInput& in, std::ostream& out);
   bool compares = false;    ///< writes a compare table when given a baseline (WriteInput::compare)
+  /// The tables of a result file it writes from: `kscope show` reads only those of a big result
+  /// (report/result_reader.hpp); a compare table also needs the raw runs of both results.
+  ResultTables reads{};
   bool binary = false;      ///< writes bytes, not text: to a file, never as text or to a terminal
 };
 

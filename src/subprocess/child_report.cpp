@@ -57,14 +57,14 @@ std::optional<ChildReport> read_child_report(const std::string& path) {
       throw Error("'" + path + "' is not a kscope child report");
     }
     ChildReport r;
-    for (const auto& run : j.at("runs")) r.runs.push_back(report::run_log_from_json(run));
+    for (const auto& run : j.at("runs")) r.runs.push_back(report::run_log_from_json(report::JsonField(run)));
     for (const auto& e : j.at("trace")) {
       r.trace.push_back(AnnotationEntry{
           e.at("annotation").get<std::string>(),
           RunId{e.at("config").get<std::size_t>(), e.at("run").get<std::size_t>(),
                 e.at("warmup").get<bool>()}});
     }
-    r.metadata = report::metadata_from_json(j.at("metadata"));
+    r.metadata = report::metadata_from_json(report::JsonField(j.at("metadata")));
     r.error = j.at("error").get<std::string>();
     r.error_kind = j.at("error_kind").get<std::string>();
     if (j.contains("failures")) {

@@ -48,7 +48,7 @@ def test_an_unknown_part_stops_the_driver_before_any_work(tmp_path: Path) -> Non
 
 def test_the_scale_part_finds_no_cost_growing_faster_than_the_runs(tmp_path: Path) -> None:
     # Issue 37: a quadratic step in the sweep, its files or the commands makes its figure's
-    # growth exponent ~2 over 300..3,000 runs; the target is <= 1.2 (1.1 for the files).
+    # growth exponent ~2 over 1,000..10,000 runs; the target is <= 1.5 at these sizes.
     if not (BUILD / "cli" / "kscope").exists():
         pytest.skip(f"the kscope executable is not built in {BUILD} (set KSCOPE_BUILD_DIR)")
     proc = subprocess.run(
@@ -59,5 +59,5 @@ def test_the_scale_part_finds_no_cost_growing_faster_than_the_runs(tmp_path: Pat
     with open(tmp_path / "figures.csv", newline="") as f:
         exponents = {row["figure"]: row["verdict"] for row in csv.DictReader(f)
                      if row["section"] == "11 scale (device-free)" and "growth exponent" in row["figure"]}  # fmt: skip
-    assert len(exponents) == 13, proc.stdout
+    assert len(exponents) == 23, proc.stdout
     assert {name for name, verdict in exponents.items() if verdict != "meets"} == set(), proc.stdout

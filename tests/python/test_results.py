@@ -124,6 +124,17 @@ def test_python_objects_come_back():
     assert r.configs[0] == ([1024, 512], {"dtype": "f16"}, None, True)
 
 
+def test_python_objects_come_back_from_a_result_in_another_layout(tmp_path):
+    # kscope's layout reads only the configs' text; a document in another (one line, keys
+    # sorted) is decoded whole, to the same values.
+    with open(os.path.join(GOLDEN, "python_objects.json")) as f:
+        document = json.load(f)
+    path = tmp_path / "one_line.json"
+    path.write_text(json.dumps(document, sort_keys=True))
+    assert kscope.load(path).configs == golden("python_objects.json").configs
+    assert kscope.load(path).configs[0] == ([1024, 512], {"dtype": "f16"}, None, True)
+
+
 def test_cpp_loader_keeps_python_objects_as_json_text():
     engine = native.Results.load(os.path.join(GOLDEN, "python_objects.json"))
     assert engine.configs[0].values[:2] == ["[1024,512]", '{"dtype":"f16"}']

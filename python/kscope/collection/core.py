@@ -584,15 +584,44 @@ def config_values_json(rows: list[tuple[Any, ...]]) -> list[str]:
     return [dumps([encode_value(v) for v in row]) for row in rows]
 
 
-def _header(path: str) -> dict[str, Any]:
+def _configs_of_result(f: Any, first: str) -> Any:
+    """The "configs" array of the result document in ``f`` (its first line ``first`` read):
+    in kscope's layout (the configs before the rows, nlohmann's dump(1) indentation) only the
+    text up to the array's end is read and decoded; any other document is decoded whole."""
+    head = first
+    start = -1
+    while True:
+        if start < 0:
+            at = head.find('\n "configs": [')
+            if at >= 0:
+                start = at + len('\n "configs": ')
+        if start >= 0:
+            end = head.find("\n ]", start)
+            if end >= 0:
+                try:
+                    configs, stop = json.JSONDecoder().raw_decode(head, start)
+                    if stop == end + len("\n ]"):
+                        return configs
+                except ValueError:
+                    pass
+                break
+        chunk = f.read(1 << 24)
+        if not chunk:
+            break
+        head += chunk
+    document: dict[str, Any] = json.loads(head + f.read())
+    return document.get("configs", [])
+
+
+def _configs(path: str) -> Any:
+    """The "configs" of a result or journal file, decoded by Python's json."""
     with open(path, encoding="utf-8") as f:
         first = f.readline()
         # A journal's first line is its header; a result file is one JSON document.
         if '"kscope.journal"' in first:
             header: dict[str, Any] = json.loads(first)
-            return header
-        document: dict[str, Any] = json.loads(first + f.read())
-        return document
+            return header.get("configs", [])
+        return _configs_of_result(f, first)
 
 
 def _is_parquet(path: str) -> bool:
@@ -608,7 +637,7 @@ def read_config_values(path: str, count: int) -> list[tuple[Any, ...]] | None:
             texts = native.parquet_config_values(path)  # one parse of them all: 1e6 configs
             rows = [tuple(values) for values in json.loads("[" + ",".join(texts) + "]")]
         else:
-            rows = [tuple(c["values"]) for c in _header(path).get("configs", [])]
+            rows = [tuple(c["values"]) for c in _configs(path)]
     except (OSError, ValueError, KeyError, TypeError, AttributeError, ProfilerException):
         return None
     return rows if len(rows) == count else None

@@ -104,6 +104,58 @@ TEST(MergeTest, EveryPartsTimelineFindingsTelemetryAndFailuresAreKept) {
   EXPECT_EQ(joined.failed_configs()[0].config, 3u);
 }
 
+// `r` as tool `tool` would have it: ncu times no kernel in process; the sanitizer checks (its
+// findings are the result). Written to `path` as JSON and read back, as `kscope merge` reads it.
+Results as_file_of(const Results& r, const std::string& tool, const std::string& path) {
+  Results::Data d = r.data();
+  d.options.tool = tool;
+  d.metadata.tool = tool;
+  if (tool == "ncu") {
+    d.timeline.kernels = {};
+    d.metadata.duration_definition = "ncu";
+  }
+  if (tool == "sanitizer") {
+    d.metadata.duration_definition.clear();
+    for (auto& f : d.findings) f.kind = "Invalid __global__ write of size 4 bytes";
+  }
+  Results(std::move(d)).write_json(path);
+  return Results::load(path);
+}
+
+TEST(MergeTest, TheShardsOfEveryToolKeepTheirTimelinesFindingsTelemetryAndFailuresThroughFiles) {
+  for (const std::string tool : {"cupti", "ncu", "sanitizer"}) {
+    const std::string dir = testing::scratch_dir("merge_files_" + tool);
+    const Results first = as_file_of(timed_shard("merge_files_" + tool + "_0", "0/2",
+                                                 testing::kSweepConfigs),
+                                     tool, dir + "s0.json");
+    const Results second = as_file_of(timed_shard("merge_files_" + tool + "_1", "1/2", 3), tool,
+                                      dir + "s1.json");
+    MergeOptions named;
+    named.labels = {"s0.json", "s1.json"};
+    const Results joined = merge({first, second}, named);
+    joined.write_json(dir + "merged.json");
+    const Results back = Results::load(dir + "merged.json");
+    for (const Results* r : {&joined, &back}) {
+      const Timeline& t = r->timeline();
+      EXPECT_EQ(t.parts, (std::vector<std::string>{"rank 0: s0.json", "rank 1: s1.json"})) << tool;
+      EXPECT_EQ(phases_of(t, 0), phases_of(first.timeline(), 0)) << tool;
+      EXPECT_EQ(phases_of(t, 1), phases_of(second.timeline(), 0)) << tool;
+      ASSERT_EQ(t.kernels.size(),
+                first.timeline().kernels.size() + second.timeline().kernels.size()) << tool;
+      EXPECT_EQ(t.kernels.empty(), tool == "ncu");
+      for (const auto& k : t.kernels) EXPECT_EQ(k.part, k.config % 2) << tool;
+      EXPECT_EQ(r->telemetry().size(), first.telemetry().size() + second.telemetry().size());
+      ASSERT_EQ(r->findings().size(), 2u) << tool;
+      EXPECT_EQ(r->findings()[1].config, std::optional<std::size_t>(1)) << tool;
+      EXPECT_EQ(r->checked(), tool == "sanitizer");
+      ASSERT_EQ(r->failed_configs().size(), 1u) << tool;
+      EXPECT_EQ(r->failed_configs()[0].config, 3u) << tool;
+      EXPECT_EQ(r->metadata().tool, tool);
+    }
+    EXPECT_EQ(back.to_json(), joined.to_json()) << tool;
+  }
+}
+
 TEST(MergeTest, AMergedResultMergedAgainKeepsItsPartsNames) {
   MergeOptions gaps;
   gaps.allow_missing = true;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "sweep_fixture.hpp"
 
 namespace kscope {
@@ -61,6 +63,22 @@ TEST(SweepIdentityTest, NameParametersAndConfigsAreDifferences) {
   for (int n = 0; n < 6; ++n) renamed.emplace_back(std::vector<Value>{n}, std::vector<std::string>{"m"});
   EXPECT_EQ(sweep_difference(saved(o), "sweep", renamed, o),
             "the journal's parameters are [\"n\"], this session's are [\"m\"]");
+}
+
+TEST(SweepIdentityTest, ConfigValuesCompareAsTheyWereStored) {
+  const Options o;
+  // 3.0 is stored as a number equal to 3, NaN as null: the same configs as saved.
+  std::vector<Config> same = sweep_configs();
+  same[3] = Config(std::vector<Value>{3.0}, std::vector<std::string>{"n"});
+  EXPECT_EQ(sweep_difference(saved(o), "sweep", same, o), std::nullopt);
+  Results::Data nan = saved(o);
+  nan.configs[2] = Config(std::vector<Value>{std::nan("")}, std::vector<std::string>{"n"});
+  std::vector<Config> here = sweep_configs();
+  here[2] = Config(std::vector<Value>{-std::nan("")}, std::vector<std::string>{"n"});
+  EXPECT_EQ(sweep_difference(nan, "sweep", here, o), std::nullopt);
+  here[2] = Config(std::vector<Value>{std::string("2")}, std::vector<std::string>{"n"});
+  EXPECT_EQ(sweep_difference(saved(o), "sweep", here, o),
+            "config 2 is (n=2) in the journal and (n=2) here");
 }
 
 }  // namespace

@@ -48,6 +48,17 @@ TEST(ConfigTest, SingleParameterSweepGetsIndexAndName) {
   EXPECT_EQ(cs[0].label(), "n=1048576");
 }
 
+TEST(ConfigTest, TheConfigsOfASweepShareTheirParameterNames) {
+  auto cs = product({"n", "dtype"}, {{1, 2, 3}, {"f32", "f16"}});
+  ASSERT_EQ(cs.size(), 6u);
+  for (const auto& c : cs) EXPECT_EQ(&c.names(), &cs[0].names());  // one copy for the sweep
+  const Config other({1, 2}, {"a", "b"});
+  EXPECT_NE(&other.names(), &cs[0].names());
+  EXPECT_EQ(cs[5].label(), "n=3, dtype=f16");
+  EXPECT_EQ(other.names(), (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(Config().names().empty());
+}
+
 TEST(ConfigTest, DefaultNamesAreArgN) {
   Config c({1, "x"});
   EXPECT_EQ(c.names(), (std::vector<std::string>{"arg0", "arg1"}));

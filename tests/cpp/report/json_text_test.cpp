@@ -53,6 +53,9 @@ TEST(JsonText, NumbersAreLaidOutAsNlohmannDumpsThem) {
     report::append_json_number(s, x);
     EXPECT_EQ(json::parse(s).get<double>(), x) << s;
     const std::string dumped = json(x).dump();
+    std::string tree;
+    report::append_tree_number(tree, x);
+    EXPECT_EQ(tree, dumped);
     if (s == dumped) continue;
     ++other_digit;
     EXPECT_LE(s.size(), dumped.size()) << s << " " << dumped;

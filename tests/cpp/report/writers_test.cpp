@@ -209,18 +209,26 @@ Results two_part_results(const Results& r) {
   Results::Data d = r.data();
   Timeline& t = d.timeline;
   constexpr std::int64_t kDay = 86'400'000'000'000;
-  for (auto& p : t.phases) {
-    if (p.config != std::optional<std::size_t>(1)) continue;
-    p.part = 1;
-    p.start_ns += kDay;
-    p.end_ns += kDay;
+  PhaseSpans phases;
+  for (PhaseSpan p : t.phases) {
+    if (p.config == std::optional<std::size_t>(1)) {
+      p.part = 1;
+      p.start_ns += kDay;
+      p.end_ns += kDay;
+    }
+    phases.push_back(p);
   }
-  for (auto& k : t.kernels) {
-    if (k.config != 1) continue;
-    k.part = 1;
-    k.start_ns += kDay;
-    k.end_ns += kDay;
+  KernelSpans kernels;
+  for (KernelSpan k : t.kernels) {
+    if (k.config == 1) {
+      k.part = 1;
+      k.start_ns += kDay;
+      k.end_ns += kDay;
+    }
+    kernels.push_back(k);
   }
+  t.phases = phases;
+  t.kernels = kernels;
   t.parts = {"rank 0: a.json", "rank 1: b.json"};
   return Results(std::move(d));
 }

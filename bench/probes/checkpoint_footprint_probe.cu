@@ -4,13 +4,13 @@
 //   nvcc -O2 -std=c++17 -arch=sm_90 -I$CUDA/include bench/probes/checkpoint_footprint_probe.cu \
 //        -L$CUDA/lib64 -lcupti -lcuda -ldl -o /tmp/ckpt && /tmp/ckpt 8 60 110
 //   /tmp/ckpt --target 110     (holds 110 GB and runs the in-place kernel 3 times: for ncu)
-// Per footprint (GB, allocated in 1 GB blocks and written), in this order:
-//   fresh     save into a new checkpoint (what kscope does before every measured run: free, save)
-//   restore   restore it after the in-place kernel changed 64 MiB, and check the values came back
-//   again     free and save again (kscope's second run)
-//   overwrite save over the kept checkpoint (allowOverwrite), twice
-//   transfer  OPT_TRANSFER (restore only changed blocks): save, change, restore, change, restore
-// with the device's free memory after each save (where the copy went), and the host's RSS.
+//   CKPT_PLAIN=1 /tmp/ckpt 110  (without trying OPT_TRANSFER)
+// Per footprint (GB, allocated in 1 GB blocks and written), one checkpoint with OPT_TRANSFER
+// (restore only the blocks that changed) and allowOverwrite, or without TRANSFER when that fails:
+//   save       a fresh save (what kscope does before every measured run: free, then save)
+//   restore    twice, each after the in-place kernel changed 64 MiB, the values checked
+//   save over  a save over the kept copy (allowOverwrite)
+// with the device's free memory after each step (where the copy went), and the host's RSS.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti.h>
@@ -121,67 +121,42 @@ struct Footprint {
   }
 };
 
-void measure(const Api& api, CUcontext ctx, int gb, bool slow_steps) {
+// One checkpoint handle, saved, then restored twice after the kernel changed memory, then saved
+// over (allowOverwrite); every step timed, every call's status printed (TRANSFER failed with
+// CUPTI_ERROR_UNKNOWN on an H200 with small footprints). Returns false when a call failed.
+bool cycle(const Api& api, CUcontext ctx, Footprint& fp, uint8_t opt, const char* name) {
+  CUpti_Checkpoint c = handle(ctx, true, opt);
+  auto step = [&](const char* what, Fn fn) {
+    const auto t0 = Clock::now();
+    const CUptiResult r = fn(&c);
+    std::printf("  %-9s %-14s %10.1f ms -> %d (device free %.1f GB, host RSS %.2f GB)\n", name, what,
+                ms_since(t0), static_cast<int>(r), free_gb(), rss_gb());
+    std::fflush(stdout);
+    return r == CUPTI_SUCCESS;
+  };
+  bool ok = step("save", api.save);
+  for (int i = 0; ok && i < 2; ++i) {
+    const float v = fp.first();
+    fp.change();
+    ok = step("restore", api.restore);
+    std::printf("  %-9s value %.0f -> %.0f -> %.0f (restored: %s)\n", name, v, v + 1, fp.first(),
+                fp.first() == v ? "yes" : "NO");
+  }
+  if (ok) {
+    fp.change();
+    ok = step("save over", api.save);
+  }
+  (void)api.release(&c);
+  return ok;
+}
+
+void measure(const Api& api, CUcontext ctx, int gb, bool transfer) {
   Footprint fp(gb);
   std::printf("footprint %d GB held (%zu blocks), device free %.1f GB, host RSS %.2f GB\n", gb,
               fp.blocks.size(), free_gb(), rss_gb());
   std::fflush(stdout);
-  CUpti_Checkpoint a = handle(ctx, false, CUPTI_CHECKPOINT_OPT_NONE);
-  auto t0 = Clock::now();
-  CK(api.save(&a));
-  std::printf("  fresh save      %10.1f ms  (device free after %.1f GB, host RSS %.2f GB)\n", ms_since(t0),
-              free_gb(), rss_gb());
-  std::fflush(stdout);
-  const float before = fp.first();
-  fp.change();
-  t0 = Clock::now();
-  CK(api.restore(&a));
-  std::printf("  restore         %10.1f ms  (value %.0f -> %.0f -> %.0f)\n", ms_since(t0), before,
-              before + 1, fp.first());
-  std::fflush(stdout);
-  t0 = Clock::now();
-  CK(api.release(&a));
-  std::printf("  free            %10.1f ms\n", ms_since(t0));
-  if (slow_steps) {
-    t0 = Clock::now();
-    CK(api.save(&a));
-    std::printf("  again (fresh)   %10.1f ms\n", ms_since(t0));
-    CK(api.release(&a));
-  }
-  std::fflush(stdout);
-  CUpti_Checkpoint o = handle(ctx, true, CUPTI_CHECKPOINT_OPT_NONE);
-  t0 = Clock::now();
-  CK(api.save(&o));
-  std::printf("  overwrite: first save %6.1f ms\n", ms_since(t0));
-  std::fflush(stdout);
-  for (int i = 0; i < 2; ++i) {
-    fp.change();
-    t0 = Clock::now();
-    CK(api.save(&o));
-    std::printf("  overwrite: save over  %6.1f ms (device free %.1f GB)\n", ms_since(t0), free_gb());
-    std::fflush(stdout);
-  }
-  t0 = Clock::now();
-  CK(api.restore(&o));
-  std::printf("  overwrite: restore    %6.1f ms\n", ms_since(t0));
-  CK(api.release(&o));
-  std::fflush(stdout);
-  if (!slow_steps) return;
-  // TRANSFER failed with CUPTI_ERROR_UNKNOWN on an H200 with small footprints: say so, go on.
-  CUpti_Checkpoint t = handle(ctx, false, CUPTI_CHECKPOINT_OPT_TRANSFER);
-  t0 = Clock::now();
-  CUptiResult r = api.save(&t);
-  std::printf("  transfer: save        %6.1f ms -> %d\n", ms_since(t0), static_cast<int>(r));
-  for (int i = 0; i < 2 && r == CUPTI_SUCCESS; ++i) {
-    const float v = fp.first();
-    fp.change();
-    t0 = Clock::now();
-    r = api.restore(&t);
-    std::printf("  transfer: restore     %6.1f ms -> %d (value %.0f -> %.0f)\n", ms_since(t0),
-                static_cast<int>(r), v, fp.first());
-    std::fflush(stdout);
-  }
-  (void)api.release(&t);
+  if (transfer && cycle(api, ctx, fp, CUPTI_CHECKPOINT_OPT_TRANSFER, "transfer")) return;
+  (void)cycle(api, ctx, fp, CUPTI_CHECKPOINT_OPT_NONE, "plain");
 }
 
 int main(int argc, char** argv) {
@@ -198,11 +173,7 @@ int main(int argc, char** argv) {
   uint32_t version = 0;
   CK(cuptiGetVersion(&version));  // libcheckpoint works beside a loaded libcupti
   const Api api = load();
-  const char* fast = std::getenv("CKPT_FAST_ABOVE_GB");  // footprints above it skip the slow steps
-  const int fast_above = fast ? std::atoi(fast) : 1000;
-  for (int i = 1; i < argc; ++i) {
-    const int gb = std::atoi(argv[i]);
-    measure(api, ctx, gb, gb <= fast_above);
-  }
+  const bool transfer = std::getenv("CKPT_PLAIN") == nullptr;  // CKPT_PLAIN=1: no TRANSFER try
+  for (int i = 1; i < argc; ++i) measure(api, ctx, std::atoi(argv[i]), transfer);
   return 0;
 }

@@ -5,7 +5,11 @@ Session, journal and tables around a made-up tool, ``_test_profile_without_devic
 files they wrote and the commands on them.
 
     python3 bench/scale.py --runs 1000,10000,100000,1000000 [--runs-per-config R] [--build build]
-        [--out out/scale]
+        [--out out/scale] [--gpu]
+
+With ``--gpu`` the Python sweeps measure for real (the cupti tool's timing path,
+``cache_control="none"``): each run launches one torch ``a + b`` of 64K floats, and the bare loop
+launches the same; the C++ figures stay device-free.
 
 Per N, in a fresh process each: the sweep's wall time and that of a bare loop calling the same
 function, the growth of the process's resident memory over the sweep, the journal's and the JSON
@@ -36,27 +40,39 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None) -> dict[str, Any]:
+def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None, gpu: bool) -> dict[str, Any]:
     """In this process: the sweep of ``configs`` x ``runs`` (or its shard), its files, write and
     load."""
     sys.path.insert(0, str(ROOT / "python"))
     import kscope
     from kscope._native import native
 
-    native.profile = native._test_profile_without_device
+    launch: Any = lambda: None  # noqa: E731
+    sync: Any = lambda: None  # noqa: E731
+    if gpu:
+        import torch
+
+        a, b = torch.ones(1 << 16, device="cuda"), torch.ones(1 << 16, device="cuda")
+        launch = lambda: a + b  # noqa: E731
+        sync = torch.cuda.synchronize
+        launch()
+        sync()
+    else:
+        native.profile = native._test_profile_without_device
 
     def region(k: int) -> None:
         with kscope.annotate("a"):
-            pass
+            launch()
 
     values = list(range(configs))
     bench = kscope.analyze.kernel(configs=values, runs=runs, output_prefix=out + "/", shard=shard,
-                                  thermal_mode="off", output_csv=False,
+                                  thermal_mode="off", output_csv=False, cache_control="none",
                                   verbosity=kscope.VerbosityLevel.SILENT)(region)  # fmt: skip
     t0 = time.perf_counter()
     for k in values:
         for _ in range(runs):
             region(k)
+    sync()
     bare_s = time.perf_counter() - t0
     before = rss_bytes()
     t0 = time.perf_counter()
@@ -81,11 +97,12 @@ def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None) -> d
             "journal": journal}  # fmt: skip
 
 
-def in_child(configs: int, runs: int, out: str, shard: tuple[int, int] | None = None) -> dict[str, Any]:
+def in_child(configs: int, runs: int, out: str, gpu: bool,
+             shard: tuple[int, int] | None = None) -> dict[str, Any]:
     """sweep() in a fresh interpreter, so that each size's memory is its own."""
     os.makedirs(out, exist_ok=True)
     argv = [sys.executable, __file__, "--child", str(configs), "--runs-per-config", str(runs),
-            "--out", out]  # fmt: skip
+            "--out", out] + (["--gpu"] if gpu else [])  # fmt: skip
     if shard:
         argv += ["--shard", f"{shard[0]}/{shard[1]}"]
     done = subprocess.run(argv, capture_output=True, text=True, check=True)
@@ -105,13 +122,13 @@ def command(argv: list[str]) -> dict[str, float]:
     return {"s": wall, "peak_rss_bytes": usage.ru_maxrss * 1024}
 
 
-def measure(n: int, runs: int, out: Path, build: Path) -> dict[str, Any]:
+def measure(n: int, runs: int, out: Path, build: Path, gpu: bool) -> dict[str, Any]:
     configs = max(1, n // runs)
-    whole = in_child(configs, runs, str(out / f"n{n}"))
+    whole = in_child(configs, runs, str(out / f"n{n}"), gpu)
     cpp = subprocess.run([str(build / "bench" / "kscope_bench_scale"), str(configs), str(runs),
                           str(out / f"n{n}-cpp")], capture_output=True, text=True, check=True)  # fmt: skip
     whole["cpp"] = json.loads(cpp.stdout.strip().splitlines()[-1])
-    shards = [in_child(configs, runs, str(out / f"n{n}-shard{i}"), (i, 2)) for i in range(2)]
+    shards = [in_child(configs, runs, str(out / f"n{n}-shard{i}"), gpu, (i, 2)) for i in range(2)]
     merged = str(out / f"n{n}-merged.json")
     kscope_cli = str(build / "cli" / "kscope")
     whole["show"] = command([kscope_cli, "show", whole["result"]])
@@ -129,6 +146,8 @@ def main() -> int:
     parser.add_argument("--runs-per-config", type=int, default=1, help="R: N/R configs of R runs")
     parser.add_argument("--build", default="build")
     parser.add_argument("--out", default="out/scale")
+    parser.add_argument("--gpu", action="store_true",
+                        help="the Python sweeps launch a torch a + b each run, timed")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--shard", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -137,13 +156,13 @@ def main() -> int:
         if args.shard:
             index, count = args.shard.split("/")
             shard = (int(index), int(count))
-        print(json.dumps(sweep(args.child, args.runs_per_config, args.out, shard)))
+        print(json.dumps(sweep(args.child, args.runs_per_config, args.out, shard, args.gpu)))
         return 0
     build = (ROOT / args.build).resolve()
     out = (ROOT / args.out).resolve()
     sizes = [int(n) for n in args.runs.split(",")]
-    print(json.dumps({"runs_per_config": args.runs_per_config,
-                      "sizes": {str(n): measure(n, args.runs_per_config, out, build) for n in sizes}}))
+    figures = {str(n): measure(n, args.runs_per_config, out, build, args.gpu) for n in sizes}
+    print(json.dumps({"runs_per_config": args.runs_per_config, "gpu": args.gpu, "sizes": figures}))
     return 0
 
 

@@ -6,8 +6,9 @@
 // allocation of the context into device memory (1.2 ms with 0.3 GiB allocated, 3.5 ms with 4 GiB,
 // 11.9 ms with 16 GiB; saving over an existing checkpoint cost twice that, so every save frees
 // the previous one first, unless the first-save hook asks to keep the copy: a copy that goes to
-// host memory is allocated there once, not before every run), Restore copies it back (0.13 / 2.1 / 8.1 ms); neither launches a
-// kernel nor shows in CUPTI's launch callbacks or memcpy activity records. The TRANSFER
+// host memory is allocated there once, not before every run), Restore copies it back (0.13 /
+// 2.1 / 8.1 ms); neither launches a kernel nor shows in CUPTI's launch callbacks or memcpy
+// activity records. The TRANSFER
 // optimisation (restore changed blocks only) failed with CUPTI_ERROR_UNKNOWN there: not used.
 
 #include <functional>

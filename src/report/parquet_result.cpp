@@ -511,7 +511,7 @@ void write_results_parquet(const Results& results, const std::string& path,
   if (!out) throw Error("cannot write '" + path + "': " + std::strerror(errno));
 }
 
-Results load_parquet(const std::string& path) {
+Results load_parquet(const std::string& path, const ResultTables& tables) {
   OpenedFile f(path);
   Results::Data d;
   const JsonField root(f.head);
@@ -540,7 +540,8 @@ Results load_parquet(const std::string& path) {
       d.timeline.parts = parts->get<std::vector<std::string>>();
     }
   });
-  {  // the file's own table first: a file another program rewrote fails here, on its own terms
+  // The file's own table first: a file another program rewrote fails here, on its own terms.
+  if (tables.raw) {
     const auto names = raw_info_columns(d.info_columns);
     d.raw = parquet::read_table(f.file, raw_fields(nullptr, names, info_kinds_in(f.file, names)));
   }
@@ -552,13 +553,13 @@ Results load_parquet(const std::string& path) {
       d.failures = failures_from_json(*failures, configs);
     }
   });
-  {
+  if (tables.processed) {
     const auto names = processed_info_columns(d.info_columns);
     TableReader t = f.table("processed");
     d.processed = parquet::read_table(t, processed_fields(nullptr, names, info_kinds_in(t, names)));
     check_configs(t, d.processed, configs);
   }
-  {
+  if (tables.telemetry) {
     TableReader t = f.table("telemetry");
     d.telemetry = parquet::read_table(t, telemetry_fields());
     check_configs(t, d.telemetry, configs);
@@ -568,13 +569,13 @@ Results load_parquet(const std::string& path) {
     d.stops = parquet::read_table(t, stop_fields());
     check_configs(t, d.stops, configs);
   }
-  {
+  if (tables.timeline) {
     TableReader t = f.table("phases");
     const std::vector<PhaseSpan> phases = parquet::read_table(t, phase_fields());
     check_spans(t, phases, d.timeline.parts.size());
     d.timeline.phases = PhaseSpans(phases.begin(), phases.end());
   }
-  {
+  if (tables.timeline) {
     TableReader t = f.table("kernels");
     const std::vector<KernelSpan> kernels = parquet::read_table(t, kernel_fields());
     check_spans(t, kernels, d.timeline.parts.size());

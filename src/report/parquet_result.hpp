@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kscope/results.hpp"
+#include "report/result_reader.hpp"
 
 namespace kscope::report {
 
@@ -23,10 +24,11 @@ void write_results_parquet(const Results& results, const std::string& path,
                            const std::vector<std::string>* config_values);
 /// Whether `path`'s first bytes are Parquet's magic "PAR1".
 [[nodiscard]] bool starts_as_parquet(const std::string& head);
-/// Reads a file write_results_parquet wrote. FileFormatError naming the file and what is wrong:
-/// a Parquet file that is not a kscope result, or one kscope's reader cannot read (a codec, an
-/// encoding), and what to do.
-[[nodiscard]] Results load_parquet(const std::string& path);
+/// Reads a file write_results_parquet wrote, with only `tables` of the big tables (the others'
+/// column chunks are not read: `kscope show` reads the processed table alone). FileFormatError
+/// naming the file and what is wrong: a Parquet file that is not a kscope result, or one kscope's
+/// reader cannot read (a codec, an encoding), and what to do.
+[[nodiscard]] Results load_parquet(const std::string& path, const ResultTables& tables = {});
 /// The JSON text of each config's values in the file (the Python front's objects).
 [[nodiscard]] std::vector<std::string> parquet_config_values(const std::string& path);
 

@@ -325,11 +325,11 @@ Results load_results(const std::string& path, const ResultTables& tables) {
   {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
-    // A Parquet file starts with its magic bytes, whatever its name (read whole: it is compact).
+    // A Parquet file starts with its magic bytes, whatever its name (its tables read by column).
     std::string head(4, '\0');
     in.read(&head[0], 4);
     head.resize(static_cast<std::size_t>(in.gcount()));
-    if (starts_as_parquet(head)) return load_parquet(path);
+    if (starts_as_parquet(head)) return load_parquet(path, tables);
     in.clear();
     in.seekg(0);
     // A journal starts with a one-line header whose kind says so; its reader reads it line by

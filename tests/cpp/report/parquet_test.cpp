@@ -15,6 +15,7 @@
 #include "kscope/errors.hpp"
 #include "report/parquet_result.hpp"
 #include "report/parquet_table.hpp"
+#include "report/result_reader.hpp"
 #include "report/rle_hybrid.hpp"
 #include "report/thrift_compact.hpp"
 #include "report/writer.hpp"
@@ -112,6 +113,27 @@ TEST(ParquetResult, EverythingComesBack) {
     EXPECT_EQ(back.to_json(), r.to_json()) << path;
     EXPECT_EQ(back.checked(), r.checked());
   }
+}
+
+// What a command does not need is not read (kscope show reads the processed table alone): the
+// same tables as the JSON reader's, the rest of the result whole.
+TEST(ParquetResult, SkipsTheTablesNotAsked) {
+  const std::string path = testing::scratch_dir("parquet_tables") + "r.parquet";
+  const Results full = every_part();
+  full.write("parquet", path);
+  const Results some = report::load_results(path, report::kProcessedTable);
+  EXPECT_TRUE(some.raw().empty());
+  EXPECT_TRUE(some.telemetry().empty());
+  EXPECT_TRUE(some.timeline().empty());
+  EXPECT_EQ(some.processed().size(), full.processed().size());
+  EXPECT_EQ(some.configs().size(), full.configs().size());
+  EXPECT_EQ(some.findings().size(), full.findings().size());
+  EXPECT_EQ(some.failed_configs().size(), full.failed_configs().size());
+  EXPECT_EQ(some.stops().size(), full.stops().size());
+  const Results raw = report::load_results(path, report::kCompareTables);
+  EXPECT_EQ(raw.raw().size(), full.raw().size());
+  EXPECT_TRUE(raw.processed().empty());
+  EXPECT_EQ(report::load_results(path, {}).to_json(), full.to_json());
 }
 
 TEST(ParquetResult, ReadByItsMagicBytesWhateverItsName) {

@@ -24,7 +24,8 @@ struct DeviceMemory {
 /// Bytes per second of one save within device memory (16 GiB in 11.9 ms on an H200).
 inline constexpr double kDeviceSaveBytesPerSecond = 16.0 * (1ull << 30) / 0.0119;
 /// Bytes per second of one save that goes to host memory: at most 110 GB in 60.6 s, the H200's
-/// slowest run (each run saves once and restores once per later pass).
+/// slowest run (each run saves once and restores once per later pass). A pessimistic figure: an
+/// H100 host saved 62.9 GB in 14.3 s (docs/tools/cupti-metrics.md, "A large footprint").
 inline constexpr double kHostSaveBytesPerSecond = 110e9 / 60.6;
 /// An estimate above this many seconds per save is warned about.
 inline constexpr double kWarnSaveSeconds = 3.0;

@@ -174,7 +174,7 @@ TEST(ParquetResult, PythonsConfigValuesAreKept) {
 }
 
 TEST(ParquetResult, IsBinary) {
-  const auto& writer = report::find_writer("parquet");
+  const report::Writer writer = report::find_writer("parquet");
   EXPECT_TRUE(writer.binary);
   try {
     report::check_text(writer, "to a terminal");

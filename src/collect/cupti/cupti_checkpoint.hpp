@@ -8,8 +8,9 @@
 // the previous one first, unless the first-save hook asks to keep the copy: a copy that goes to
 // host memory is allocated there once, not before every run), Restore copies it back (0.13 /
 // 2.1 / 8.1 ms); neither launches a kernel nor shows in CUPTI's launch callbacks or memcpy
-// activity records. The TRANSFER
-// optimisation (restore changed blocks only) failed with CUPTI_ERROR_UNKNOWN there: not used.
+// activity records. The TRANSFER optimisation (restore changed blocks only) failed with
+// CUPTI_ERROR_UNKNOWN there, and on an H100 at 62 GB a probe using it ended in a heap
+// corruption: not used.
 
 #include <functional>
 #include <string>

@@ -28,6 +28,9 @@ from kscope._native import native
 
 ENGINE = native.profile  # the real one, for the ncu tool
 native.profile = native._test_profile_without_device
+# Python raises KeyboardInterrupt on SIGINT only where SIGINT was not ignored when it started, and
+# a shell's background job ("tests &") starts with it ignored: have the handler a terminal gives.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def sweep(prefix, configs, **options):

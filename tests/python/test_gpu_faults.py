@@ -74,6 +74,8 @@ INTERRUPT = COUNTERS + textwrap.dedent(
     out = sys.argv[1]
     journal = os.path.join(out, "journal-add-0.jsonl")
     sent = []
+    # As from a terminal, also when the tests run as a shell's background job (SIGINT ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def watch():
         while True:

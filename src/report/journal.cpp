@@ -390,12 +390,10 @@ void read_line(const F& field, std::size_t line_no, const std::string& path, Lin
   } else if (kind == "metadata") {
     d.metadata = metadata_from_json(field.at("metadata"));
   } else if (kind == "failed") {
-    ConfigFailure failure = config_failure_from_json(field.at("failure"));
-    check_config_index(field.at("failure"), failure.config, d.configs.size());
-    d.failures.push_back(std::move(failure));
+    const auto failure = field.at("failure");
+    append_checked(failure, config_failure_from_json(failure), &d.failures, d.configs.size());
   } else if (kind == "stop") {
-    d.stops.push_back(config_stop_from_json(field));
-    check_config_index(field, d.stops.back().config, d.configs.size());
+    append_checked(field, config_stop_from_json(field), &d.stops, d.configs.size());
   } else if (kind == "end") {
     std::vector<PhaseSpan> phases = line_phases(field, *format);
     for (auto& p : phases) c->phases.push_back(std::move(p));

@@ -695,10 +695,7 @@ Json failures_to_json(const std::vector<ConfigFailure>& failures) {
 template <class F>
 std::vector<ConfigFailure> failures_from_json(const F& j, std::size_t configs) {
   std::vector<ConfigFailure> out;
-  for (const auto& f : j.items()) {
-    out.push_back(config_failure_from_json(f));
-    check_config_index(f, out.back().config, configs);
-  }
+  for (const auto& f : j.items()) append_checked(f, config_failure_from_json(f), &out, configs);
   return out;
 }
 

@@ -6,6 +6,8 @@
 // results read fast; what it cannot read throws TapeMiss).
 
 #include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
 #include "core/kernel_record.hpp"
 #include "kscope/results.hpp"
@@ -116,6 +118,13 @@ template <class F>
 /// configs of the header).
 template <class F>
 void check_config_index(const F& row, std::size_t config, std::size_t count);
+
+/// Appends `row`, read from `j`, to `rows` once check_config_index(j, row.config, configs) holds.
+template <class F, class Row>
+void append_checked(const F& j, Row row, std::vector<Row>* rows, std::size_t configs) {
+  check_config_index(j, row.config, configs);
+  rows->push_back(std::move(row));
+}
 
 /// The common header of results and journals: schema_version, kind, name, id, the members of
 /// `after_id` (a result's "complete" and "journal"), options, metadata, parameters, configs.

@@ -93,11 +93,9 @@ class ResultStream {
       const std::size_t configs = d_.configs.size();
       rows([&](const TapeField& r) {
         if (raw) {
-          d_.raw.push_back(raw_row_from_json(r, info));
-          check_config_index(r, d_.raw.back().config, configs);
+          append_checked(r, raw_row_from_json(r, info), &d_.raw, configs);
         } else {
-          d_.processed.push_back(processed_row_from_json(r, info));
-          check_config_index(r, d_.processed.back().config, configs);
+          append_checked(r, processed_row_from_json(r, info), &d_.processed, configs);
         }
       });
     } else if (key == "telemetry") {
@@ -110,8 +108,7 @@ class ResultStream {
     } else if (key == "stops") {
       const std::size_t configs = d_.configs.size();
       optional_rows([&](const TapeField& s) {
-        d_.stops.push_back(config_stop_from_json(s));
-        check_config_index(s, d_.stops.back().config, configs);
+        append_checked(s, config_stop_from_json(s), &d_.stops, configs);
       });
     } else if (key == "timeline") {
       if (!tables_.timeline) return skip();
@@ -288,16 +285,12 @@ Results::Data read_result_tree(const std::string& path) {
     const std::vector<std::string> processed_info = processed_info_columns(d.info_columns);
     const auto raw = root.at("raw").items();
     d.raw.reserve(raw.size());
-    for (const auto& r : raw) {
-      d.raw.push_back(raw_row_from_json(r, raw_info));
-      check_config_index(r, d.raw.back().config, d.configs.size());
-    }
+    for (const auto& r : raw) append_checked(r, raw_row_from_json(r, raw_info), &d.raw, d.configs.size());
     j["raw"] = nullptr;
     const auto processed = root.at("processed").items();
     d.processed.reserve(processed.size());
     for (const auto& p : processed) {
-      d.processed.push_back(processed_row_from_json(p, processed_info));
-      check_config_index(p, d.processed.back().config, d.configs.size());
+      append_checked(p, processed_row_from_json(p, processed_info), &d.processed, d.configs.size());
     }
     j["processed"] = nullptr;
     if (const auto t = root.find("telemetry")) d.telemetry = telemetry_from_json(*t);
@@ -307,8 +300,7 @@ Results::Data read_result_tree(const std::string& path) {
     }
     if (const auto s = root.find("stops")) {
       for (const auto& stop : s->items()) {
-        d.stops.push_back(config_stop_from_json(stop));
-        check_config_index(stop, d.stops.back().config, d.configs.size());
+        append_checked(stop, config_stop_from_json(stop), &d.stops, d.configs.size());
       }
     }
     if (const auto t = root.find("timeline")) d.timeline = timeline_from_json(*t);

@@ -33,15 +33,8 @@ class ResultStream {
   ResultStream(std::FILE* file, const ResultTables& tables) : in_(file), tables_(tables) {}
 
   Results::Data read() {
-    if (!in_.take('{')) throw TapeMiss{};
     std::string head = "{";  // the header's members before "configs", parsed at once
-    std::set<std::string> seen;
-    std::string key;
-    bool first = true;
-    while (!in_.take('}')) {
-      if (!first && !in_.take(',')) throw TapeMiss{};
-      first = false;
-      if (!in_.key(&key) || !seen.insert(key).second) throw TapeMiss{};  // nlohmann: the last wins
+    const std::set<std::string> seen = object([&](const std::string& key) {
       if (!configs_read_ && key != "configs") {
         std::string_view text;
         if (!in_.value(&text)) throw TapeMiss{};
@@ -52,7 +45,7 @@ class ResultStream {
       } else {
         member(key);
       }
-    }
+    });
     if (!in_.at_end() || !configs_read_) throw TapeMiss{};
     for (const char* required : {"raw", "processed"}) {
       if (!seen.count(required)) throw TapeMiss{};
@@ -125,14 +118,7 @@ class ResultStream {
   // "timeline": its phases and kernels one by one, its parts at once.
   void timeline() {
     if (null()) return;
-    if (!in_.take('{')) throw TapeMiss{};
-    std::set<std::string> seen;
-    std::string key;
-    bool first = true;
-    while (!in_.take('}')) {
-      if (!first && !in_.take(',')) throw TapeMiss{};
-      first = false;
-      if (!in_.key(&key) || !seen.insert(key).second) throw TapeMiss{};
+    const std::set<std::string> seen = object([&](const std::string& key) {
       if (key == "phases") {
         rows([&](const TapeField& p) {
           d_.timeline.phases.push_back(phase_span_from_json(p));
@@ -150,9 +136,26 @@ class ResultStream {
       } else {
         other();
       }
-    }
+    });
     if (!seen.count("phases") || !seen.count("kernels")) throw TapeMiss{};
     timeline_parts_ = true;
+  }
+
+  // An object, its "{" included: `read(key)` takes each member's value. A key seen twice is not
+  // kscope's layout (the tree's reader, nlohmann, keeps its last value). Returns the keys.
+  template <class Read>
+  std::set<std::string> object(Read read) {
+    if (!in_.take('{')) throw TapeMiss{};
+    std::set<std::string> seen;
+    std::string key;
+    bool first = true;
+    while (!in_.take('}')) {
+      if (!first && !in_.take(',')) throw TapeMiss{};
+      first = false;
+      if (!in_.key(&key) || !seen.insert(key).second) throw TapeMiss{};
+      read(key);
+    }
+    return seen;
   }
 
   // Whether the next value is null (then taken).

@@ -5,14 +5,16 @@ Session, journal and tables around a made-up tool, ``_test_profile_without_devic
 files they wrote and the commands on them.
 
     python3 bench/scale.py --runs 1000,10000,100000,1000000 [--runs-per-config R] [--build build]
-        [--out out/scale] [--gpu]
+        [--out out/scale] [--gpu] [--sweep-only]
 
 With ``--gpu`` the Python sweeps measure for real (the cupti tool's timing path,
 ``cache_control="none"``): each run launches one torch ``a + b`` of 64K floats, and the bare loop
 launches the same; the C++ figures stay device-free.
 
 Per N, in a fresh process each: the sweep's wall time and that of a bare loop calling the same
-function, the growth of the process's resident memory over the sweep, the journal's and the JSON
+function, the growth of the process's resident memory over the sweep (and, to say where it goes:
+over the bare loop, of malloc's heap over the sweep, and what stays resident once the result is
+freed and the heap trimmed), the journal's and the JSON
 result's bytes, ``to_json``'s and ``kscope.load``'s times (the result, then the journal); the
 same from C++ under "cpp"; then ``kscope show`` (the table, and ``-f trace``), ``kscope compare``
 (the result against itself) and ``kscope merge`` (of the journals of two shards of the sweep, N/2
@@ -40,6 +42,32 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def heap_bytes() -> int:
+    """The bytes malloc has handed out and not taken back (glibc's mallinfo2: arena and mmapped
+    blocks), whatever the resident memory."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in
+                    ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+                     "fordblks", "keepcost")]  # fmt: skip
+
+    libc = ctypes.CDLL(None)
+    libc.mallinfo2.restype = MallInfo2
+    info = libc.mallinfo2()
+    return int(info.uordblks + info.hblkhd)
+
+
+def trimmed_rss_bytes() -> int:
+    """The resident memory after a garbage collection and malloc_trim (freed heap given back)."""
+    import ctypes
+    import gc
+
+    gc.collect()
+    ctypes.CDLL(None).malloc_trim(0)
+    return rss_bytes()
+
+
 def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None, gpu: bool) -> dict[str, Any]:
     """In this process: the sweep of ``configs`` x ``runs`` (or its shard), its files, write and
     load."""
@@ -65,6 +93,7 @@ def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None, gpu:
             launch()
 
     values = list(range(configs))
+    bare_before = rss_bytes()
     bench = kscope.analyze.kernel(configs=values, runs=runs, output_prefix=out + "/", shard=shard,
                                   thermal_mode="off", output_csv=False, cache_control="none",
                                   verbosity=kscope.VerbosityLevel.SILENT)(region)  # fmt: skip
@@ -75,23 +104,28 @@ def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None, gpu:
     sync()
     bare_s = time.perf_counter() - t0
     before = rss_bytes()
+    bare_grown = before - bare_before
+    heap_before = heap_bytes()
     t0 = time.perf_counter()
     result = bench()
     sweep_s = time.perf_counter() - t0
     grown = rss_bytes() - before
+    heap_grown = heap_bytes() - heap_before
     path = out + "/result.json"
     t0 = time.perf_counter()
     result.to_json(path)
     write_s = time.perf_counter() - t0
     journal = result.journal_path
     del result
+    kept = trimmed_rss_bytes() - before
     t0 = time.perf_counter()
     kscope.load(path)
     load_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     kscope.load(journal)
     journal_load_s = time.perf_counter() - t0
-    return {"sweep_s": sweep_s, "bare_s": bare_s, "rss_growth_bytes": grown,
+    return {"sweep_s": sweep_s, "bare_s": bare_s, "rss_growth_bytes": grown, "bare_rss_growth_bytes": bare_grown,
+            "heap_growth_bytes": heap_grown, "rss_kept_after_result_freed_bytes": kept,
             "journal_bytes": os.path.getsize(journal), "result_bytes": os.path.getsize(path),
             "write_s": write_s, "load_s": load_s, "journal_load_s": journal_load_s, "result": path,
             "journal": journal}  # fmt: skip
@@ -122,9 +156,11 @@ def command(argv: list[str]) -> dict[str, float]:
     return {"s": wall, "peak_rss_bytes": usage.ru_maxrss * 1024}
 
 
-def measure(n: int, runs: int, out: Path, build: Path, gpu: bool) -> dict[str, Any]:
+def measure(n: int, runs: int, out: Path, build: Path, gpu: bool, sweep_only: bool) -> dict[str, Any]:
     configs = max(1, n // runs)
     whole = in_child(configs, runs, str(out / f"n{n}"), gpu)
+    if sweep_only:
+        return whole
     cpp = subprocess.run([str(build / "bench" / "kscope_bench_scale"), str(configs), str(runs),
                           str(out / f"n{n}-cpp")], capture_output=True, text=True, check=True)  # fmt: skip
     whole["cpp"] = json.loads(cpp.stdout.strip().splitlines()[-1])
@@ -148,6 +184,8 @@ def main() -> int:
     parser.add_argument("--out", default="out/scale")
     parser.add_argument("--gpu", action="store_true",
                         help="the Python sweeps launch a torch a + b each run, timed")
+    parser.add_argument("--sweep-only", action="store_true",
+                        help="only the Python sweep and its files: no C++ sweep, shards or commands")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--shard", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -161,7 +199,7 @@ def main() -> int:
     build = (ROOT / args.build).resolve()
     out = (ROOT / args.out).resolve()
     sizes = [int(n) for n in args.runs.split(",")]
-    figures = {str(n): measure(n, args.runs_per_config, out, build, args.gpu) for n in sizes}
+    figures = {str(n): measure(n, args.runs_per_config, out, build, args.gpu, args.sweep_only) for n in sizes}
     print(json.dumps({"runs_per_config": args.runs_per_config, "gpu": args.gpu, "sizes": figures}))
     return 0
 

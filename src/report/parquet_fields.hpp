@@ -114,10 +114,12 @@ std::uint64_t write_table(Output& out, const std::vector<Field<Row>>& fields, st
   return w.finish(std::move(key_value));
 }
 
-/// Reads every row of `table` through `fields`; a missing required column, a cell of another
-/// type or a null in a required column is a FileFormatError naming the column and row.
-template <class Row>
-std::vector<Row> read_table(TableReader& table, const std::vector<Field<Row>>& fields) {
+/// Reads every row of `table` through `fields`, one row group at a time, and hands each row, in
+/// order, to `take(row, index)`: the table's rows are never all held at once. A missing required
+/// column, a cell of another type or a null in a required column is a FileFormatError naming the
+/// column and row.
+template <class Row, class Take>
+void for_each_row(TableReader& table, const std::vector<Field<Row>>& fields, Take take) {
   std::vector<std::pair<const Field<Row>*, std::size_t>> present;
   for (const auto& f : fields) {
     if (!f.get) continue;
@@ -134,26 +136,35 @@ std::vector<Row> read_table(TableReader& table, const std::vector<Field<Row>>& f
     }
     present.emplace_back(&f, *at);
   }
-  std::vector<Row> rows;
+  std::vector<Row> group;
   std::size_t first = 0;
   for (std::size_t g = 0; g < table.row_groups(); ++g) {
     const std::size_t n = table.rows(g);
-    rows.resize(first + n);  // group by group: what a row group holds is checked as it is read
+    group.assign(n, Row{});  // what a row group holds is checked as it is read
     for (const auto& [f, at] : present) {
       const ColumnValues values = table.read(g, at);
       std::size_t i = 0;
       try {
         for (; i < n; ++i) {
           if (!f->column.optional && values.null(i)) throw FileFormatError("a null cell");
-          f->get(values, i, rows[first + i]);
+          f->get(values, i, group[i]);
         }
       } catch (const FileFormatError& e) {
         table.fail("column '" + f->column.name + "', row " + std::to_string(first + i) + ": " +
                    e.what());
       }
     }
+    for (std::size_t i = 0; i < n; ++i) take(std::move(group[i]), first + i);
     first += n;
   }
+}
+
+/// Every row of `table` through `fields` (for_each_row), in a vector.
+template <class Row>
+std::vector<Row> read_table(TableReader& table, const std::vector<Field<Row>>& fields) {
+  std::vector<Row> rows;
+  rows.reserve(table.rows());
+  for_each_row(table, fields, [&rows](Row&& row, std::size_t) { rows.push_back(std::move(row)); });
   return rows;
 }
 

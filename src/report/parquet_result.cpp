@@ -334,30 +334,30 @@ std::vector<InfoKind> info_kinds_in(const TableReader& table,
   return kinds;
 }
 
-template <class Rows>
-void check_configs(const TableReader& table, const Rows& rows, std::size_t configs) {
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].config >= configs) {
-      table.fail("column 'config', row " + std::to_string(i) + ": expected a config index below " +
-                 std::to_string(configs) + " (the configs table's rows), found " +
-                 std::to_string(rows[i].config));
-    }
+template <class Row>
+void check_config(const TableReader& table, const Row& row, std::size_t index, std::size_t configs) {
+  if (row.config >= configs) {
+    table.fail("column 'config', row " + std::to_string(index) + ": expected a config index below " +
+               std::to_string(configs) + " (the configs table's rows), found " +
+               std::to_string(row.config));
   }
 }
 
-template <class Spans>
-void check_spans(const TableReader& table, const Spans& spans, std::size_t parts) {
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    if (spans[i].end_ns < spans[i].start_ns) {
-      table.fail("column 'end_ns', row " + std::to_string(i) +
-                 ": expected an end_ns not before start_ns, found " +
-                 std::to_string(spans[i].end_ns));
-    }
-    if (spans[i].part >= std::max<std::size_t>(parts, 1)) {
-      table.fail("column 'part', row " + std::to_string(i) + ": expected a part below " +
-                 std::to_string(std::max<std::size_t>(parts, 1)) + ", found " +
-                 std::to_string(spans[i].part));
-    }
+template <class Rows>
+void check_configs(const TableReader& table, const Rows& rows, std::size_t configs) {
+  for (std::size_t i = 0; i < rows.size(); ++i) check_config(table, rows[i], i, configs);
+}
+
+template <class Span>
+void check_span(const TableReader& table, const Span& span, std::size_t index, std::size_t parts) {
+  if (span.end_ns < span.start_ns) {
+    table.fail("column 'end_ns', row " + std::to_string(index) +
+               ": expected an end_ns not before start_ns, found " + std::to_string(span.end_ns));
+  }
+  if (span.part >= std::max<std::size_t>(parts, 1)) {
+    table.fail("column 'part', row " + std::to_string(index) + ": expected a part below " +
+               std::to_string(std::max<std::size_t>(parts, 1)) + ", found " +
+               std::to_string(span.part));
   }
 }
 
@@ -569,18 +569,21 @@ Results load_parquet(const std::string& path, const ResultTables& tables) {
     d.stops = parquet::read_table(t, stop_fields());
     check_configs(t, d.stops, configs);
   }
-  if (tables.timeline) {
-    TableReader t = f.table("phases");
-    const std::vector<PhaseSpan> phases = parquet::read_table(t, phase_fields());
-    check_spans(t, phases, d.timeline.parts.size());
-    d.timeline.phases = PhaseSpans(phases.begin(), phases.end());
-  }
-  if (tables.timeline) {
-    TableReader t = f.table("kernels");
-    const std::vector<KernelSpan> kernels = parquet::read_table(t, kernel_fields());
-    check_spans(t, kernels, d.timeline.parts.size());
-    check_configs(t, kernels, configs);
-    d.timeline.kernels = KernelSpans(kernels.begin(), kernels.end());
+  if (tables.timeline) {  // straight into the packed lists, a row group at a time
+    const std::size_t parts = d.timeline.parts.size();
+    TableReader phases = f.table("phases");
+    d.timeline.phases.reserve(phases.rows());
+    parquet::for_each_row(phases, phase_fields(), [&](PhaseSpan&& span, std::size_t i) {
+      check_span(phases, span, i, parts);
+      d.timeline.phases.push_back(span);
+    });
+    TableReader kernels = f.table("kernels");
+    d.timeline.kernels.reserve(kernels.rows());
+    parquet::for_each_row(kernels, kernel_fields(), [&](KernelSpan&& span, std::size_t i) {
+      check_span(kernels, span, i, parts);
+      check_config(kernels, span, i, configs);
+      d.timeline.kernels.push_back(span);
+    });
   }
   d.checked = names_a_checking_tool(d);
   return Results(std::move(d));

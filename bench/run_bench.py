@@ -1156,6 +1156,7 @@ def device_check(b: Bench) -> tuple[bool, str]:
 SCALE_FIGURES = (("sweep_s", "Python sweep", "us/run", True, 1.2),
                  ("bare_s", "Python bare loop (the same calls, no kscope)", "us/run", True, 1.2),
                  ("rss_growth_bytes", "Python RSS growth over the sweep", "B/run", True, 1.2),
+                 ("heap_growth_bytes", "Python malloc heap growth over the sweep", "B/run", True, 1.2),
                  ("journal_bytes", "journal", "B/run", True, 1.1),
                  ("result_bytes", "JSON result", "B/run", True, 1.1),
                  ("write_s", "to_json", "us/run", True, 1.2),

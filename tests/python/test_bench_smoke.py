@@ -59,5 +59,5 @@ def test_the_scale_part_finds_no_cost_growing_faster_than_the_runs(tmp_path: Pat
     with open(tmp_path / "figures.csv", newline="") as f:
         exponents = {row["figure"]: row["verdict"] for row in csv.DictReader(f)
                      if row["section"] == "11 scale (device-free)" and "growth exponent" in row["figure"]}  # fmt: skip
-    assert len(exponents) == 23, proc.stdout
+    assert len(exponents) == 24, proc.stdout
     assert {name for name, verdict in exponents.items() if verdict != "meets"} == set(), proc.stdout

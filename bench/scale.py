@@ -93,10 +93,10 @@ def sweep(configs: int, runs: int, out: str, shard: tuple[int, int] | None, gpu:
             launch()
 
     values = list(range(configs))
-    bare_before = rss_bytes()
     bench = kscope.analyze.kernel(configs=values, runs=runs, output_prefix=out + "/", shard=shard,
                                   thermal_mode="off", output_csv=False, cache_control="none",
                                   verbosity=kscope.VerbosityLevel.SILENT)(region)  # fmt: skip
+    bare_before = rss_bytes()
     t0 = time.perf_counter()
     for k in values:
         for _ in range(runs):

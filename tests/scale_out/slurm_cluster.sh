@@ -63,13 +63,17 @@ EOF
   slurmd -f "$SLURM_CONF" -N kscope2
   local i
   for i in $(seq 1 100); do
-    if [ "$(sinfo -h -N -o '%T' 2>/dev/null | grep -c '^idle$')" = 2 ]; then
+    # Both nodes idle, and every daemon's pid file written (a slurmd may write it after its node
+    # shows idle, and stop() finds the daemons by these files).
+    if [ "$(sinfo -h -N -o '%T' 2>/dev/null | grep -c '^idle$')" = 2 ] &&
+       [ "$(find "$dir" -maxdepth 1 -name '*.pid' | wc -l)" = 4 ]; then
       echo "$SLURM_CONF"
       return 0
     fi
     sleep 0.2
   done
-  echo "slurm_cluster.sh: the two nodes were not idle after 20 s; sinfo says:" >&2
+  echo "slurm_cluster.sh: the two nodes were not idle, or a daemon's pid file was missing, after 20 s; sinfo says:" >&2
+  ls "$dir"/*.pid >&2 || true
   sinfo -N >&2 || true
   tail -n 20 "$dir"/*.log >&2 || true
   return 1
